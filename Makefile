@@ -1,0 +1,35 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# igb_rust: one entry point. Kbuild (not this file) is what the kernel's
+# build reads when it builds the driver as an external module.
+#
+#   make run      build everything, boot the guest, show igb_rust working
+#   make check    build everything and run the test suite
+#   make build    fetch the toolchain and kernel, apply, build kernel + module
+#   make patches  emit the upstream changes as a git format-patch series
+#
+# Caches live in $(IGB_RUST_CACHE), default ~/.cache/igb_rust.
+
+SHELL := /bin/bash
+
+.PHONY: all build run check patches setup help
+
+all: run
+
+help:
+	@sed -n '3,11p' Makefile
+
+setup:
+	bash scripts/setup.sh
+
+build:
+	bash scripts/build.sh
+
+run: build
+	bash scripts/run.sh
+
+check:
+	bash scripts/check.sh
+
+patches:
+	bash scripts/patches.sh

@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! MAC-level bring-up of the 82576: reset and NVM access.
+
+use kernel::{
+    io::{poll::read_poll_timeout, register::Array, Io},
+    pci,
+    prelude::*,
+    time::{delay::fsleep, Delta},
+};
+
+use crate::regs::{self, BAR0_SIZE};
+
+/// BAR0 of an 82576, valid while the device is bound.
+pub(crate) type Bar0<'bound> = pci::Bar<'bound, BAR0_SIZE>;
+
+/// How long a full MAC reset may take before we give up (the datasheet
+/// allows about 10 ms for the NVM auto-read that follows it).
+const RESET_TIMEOUT: Delta = Delta::from_millis(100);
+
+/// How long one NVM word read may take.
+const NVM_TIMEOUT: Delta = Delta::from_millis(10);
+
+/// An Ethernet MAC address.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) struct MacAddr(pub(crate) [u8; 6]);
+
+impl MacAddr {
+    /// A unicast address that is not all zeroes (`is_valid_ether_addr()`).
+    pub(crate) fn is_valid(&self) -> bool {
+        self.0[0] & 1 == 0 && self.0 != [0; 6]
+    }
+}
+
+impl core::fmt::Display for MacAddr {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        let a = &self.0;
+        write!(
+            f,
+            "{:02x}:{:02x}:{:02x}:{:02x}:{:02x}:{:02x}",
+            a[0], a[1], a[2], a[3], a[4], a[5]
+        )
+    }
+}
+
+/// Masks every interrupt cause, legacy and extended.
+pub(crate) fn disable_interrupts(bar: &Bar0<'_>) {
+    bar.write_reg(regs::IMC::zeroed().with_mask(u32::MAX));
+    bar.write_reg(regs::EIMC::zeroed().with_mask(u32::MAX));
+    // Reading ICR acknowledges whatever was pending.
+    let _ = bar.read(regs::ICR);
+}
+
+/// Resets the MAC and waits until the device has reloaded its NVM.
+///
+/// Receive and transmit are stopped and DMA is quiesced first, so the reset
+/// never lands in the middle of a bus transaction.
+pub(crate) fn reset(bar: &Bar0<'_>) -> Result {
+    disable_interrupts(bar);
+    bar.write_reg(regs::RCTL::zeroed());
+    bar.write_reg(regs::TCTL::zeroed().with_psp(true));
+
+    // Stop new DMA and wait for outstanding requests to drain.
+    bar.update(regs::CTRL, |r| r.with_gio_master_disable(true));
+    if read_poll_timeout(
+        || Ok(bar.read(regs::STATUS)),
+        |s| !s.gio_master_enable(),
+        Delta::from_micros(100),
+        Delta::from_millis(10),
+    )
+    .is_err()
+    {
+        // The reset below clears it anyway; note it, as the C driver does.
+        pr_debug!("igb_rust: master requests still pending before reset\n");
+    }
+
+    // Let in-flight descriptors settle before the reset.
+    fsleep(Delta::from_millis(10));
+
+    bar.update(regs::CTRL, |r| r.with_rst(true));
+    fsleep(Delta::from_millis(1));
+
+    read_poll_timeout(
+        || Ok(bar.read(regs::CTRL)),
+        |c| !c.rst(),
+        Delta::from_micros(100),
+        RESET_TIMEOUT,
+    )?;
+    read_poll_timeout(
+        || Ok(bar.read(regs::EECD)),
+        |e| e.auto_rd(),
+        Delta::from_micros(100),
+        RESET_TIMEOUT,
+    )?;
+
+    // A reset re-enables nothing, but clear whatever it left pending.
+    disable_interrupts(bar);
+    Ok(())
+}
+
+/// Reads one 16-bit word of the NVM through EERD.
+pub(crate) fn read_nvm_word(bar: &Bar0<'_>, word: u16) -> Result<u16> {
+    let cmd = regs::EERD::zeroed()
+        .try_with_addr(u32::from(word))
+        .ok_or(EINVAL)?
+        .with_start(true);
+    bar.write_reg(cmd);
+    let done = read_poll_timeout(
+        || Ok(bar.read(regs::EERD)),
+        |r| r.done(),
+        Delta::from_micros(5),
+        NVM_TIMEOUT,
+    )?;
+    // The field is 16 bits wide, so this cannot truncate.
+    Ok(done.data().get() as u16)
+}
+
+/// Reads the permanent MAC address from NVM words 0..2 (little-endian).
+pub(crate) fn read_perm_addr(bar: &Bar0<'_>) -> Result<MacAddr> {
+    let mut mac = [0u8; 6];
+    for (i, pair) in mac.chunks_exact_mut(2).enumerate() {
+        // `i` is at most 2.
+        let w = read_nvm_word(bar, i as u16)?;
+        pair.copy_from_slice(&w.to_le_bytes());
+    }
+    Ok(MacAddr(mac))
+}
+
+/// Programs receive address 0 with `mac` and marks it valid.
+pub(crate) fn set_rar0(bar: &Bar0<'_>, mac: &MacAddr) {
+    let m = &mac.0;
+    let low = u32::from_le_bytes([m[0], m[1], m[2], m[3]]);
+    let high = u32::from(u16::from_le_bytes([m[4], m[5]]));
+    bar.write(regs::RAL::at(0), regs::RAL::zeroed().with_addr(low));
+    bar.write(
+        regs::RAH::at(0),
+        regs::RAH::zeroed().with_addr(high).with_av(true),
+    );
+}

@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Prepare the kernel tree (pristine source + patches/ + the project's rust/,
+# drivers/ and Documentation/ files), configure it from the committed
+# fragment, build bzImage and modules, then build igb_rust as an external
+# module the way a board integrator would. Everything lands in the cache;
+# a rerun rebuilds only what changed.
+set -euo pipefail
+. "$(dirname "$0")/env.sh"
+
+bash "$REPO/scripts/setup.sh"
+
+PRISTINE=$CACHE/linux-source-$KSERIES
+if [ ! -f "$PRISTINE/.unpacked-$KVER_DEB" ]; then
+	log "unpacking linux-source-$KSERIES $KVER_DEB"
+	rm -rf "$PRISTINE" "$CACHE/x"
+	mkdir -p "$CACHE/x"
+	dpkg-deb -x "$(ls "$DEB_DIR"/linux-source-"$KSERIES"_*.deb | head -1)" "$CACHE/x"
+	tar -C "$CACHE" -xf "$CACHE/x/usr/src/linux-source-$KSERIES.tar.xz"
+	rm -rf "$CACHE/x"
+	touch "$PRISTINE/.unpacked-$KVER_DEB"
+fi
+KVERSION=$(make -s -C "$PRISTINE" kernelversion)
+
+# The working tree is a hard-link farm of the pristine one: patch and rsync
+# replace the files they change, so the pristine copy stays untouched.
+TREE=$CACHE/linux-$KVERSION
+series_id=$(cd "$REPO/patches" && cat series $(grep -v '^#' series) | sha1sum | cut -c1-12)
+if [ "$(cat "$TREE/.igb_rust-series" 2>/dev/null)" != "$series_id" ]; then
+	log "laying out $TREE (patch series $series_id)"
+	rm -rf "$TREE"
+	cp -al "$PRISTINE" "$TREE"
+	rm -f "$TREE/.unpacked-$KVER_DEB"
+	if [ -f "$REPO/patches/series" ]; then
+		while read -r p; do
+			case "$p" in ''|'#'*) continue;; esac
+			patch -s -p1 -d "$TREE" --no-backup-if-mismatch < "$REPO/patches/$p" ||
+				die "patch $p does not apply to $KVERSION"
+		done < "$REPO/patches/series"
+	fi
+	echo "$series_id" > "$TREE/.igb_rust-series"
+fi
+# New files of the project: copied only when their content changed, so an
+# unchanged file keeps its timestamp and is not rebuilt.
+(cd "$REPO" && git ls-files -co --exclude-standard rust Documentation 2>/dev/null ||
+	find rust Documentation -type f) > "$CACHE/overlay.list"
+rsync -rc --files-from="$CACHE/overlay.list" "$REPO/" "$TREE/"
+
+CONFIG_ID=$(cat "$REPO/scripts/kconfig/igb_rust.config" | sha1sum | cut -c1-12)
+BUILD=$CACHE/build-$KVERSION-$CONFIG_ID
+MAKE=(make -C "$TREE" O="$BUILD" LLVM="$LLVM_SUFFIX"
+      RUST_LIB_SRC="$RUST_SRC_ROOT/usr/lib/rustlib/src/rust/library"
+      BINDGEN="$TOOLS/bin/bindgen" -j"$(nproc)")
+"${MAKE[@]}" -s rustavailable >/dev/null || { "${MAKE[@]}" rustavailable; die "Rust toolchain not usable"; }
+
+if [ ! -f "$BUILD/.config" ]; then
+	log "configuring $BUILD"
+	mkdir -p "$BUILD"
+	"${MAKE[@]}" -s tinyconfig
+	"$TREE/scripts/kconfig/merge_config.sh" -Q -O "$BUILD" -m "$BUILD/.config" \
+		"$REPO/scripts/kconfig/igb_rust.config" >/dev/null
+	"${MAKE[@]}" -s olddefconfig
+	# Every option we asked for must have survived olddefconfig.
+	while read -r line; do
+		case "$line" in
+		CONFIG_*=*) grep -qx "$line" "$BUILD/.config" || die "config: $line was not kept";;
+		"# CONFIG_"*" is not set")
+			opt=${line#\# }; opt=${opt%% *}
+			grep -q "^$opt=[ym]" "$BUILD/.config" && die "config: $opt must stay unset";;
+		esac
+	done < "$REPO/scripts/kconfig/igb_rust.config"
+fi
+
+log "building kernel $KVERSION in $BUILD"
+t0=$(date +%s)
+"${MAKE[@]}" -s bzImage modules
+"${MAKE[@]}" -s INSTALL_MOD_PATH="$BUILD/mods" modules_install >/dev/null
+log "kernel built in $(( $(date +%s) - t0 )) s"
+
+log "building igb_rust as an external module"
+mkdir -p "$BUILD/igb_rust"
+"${MAKE[@]}" -s M="$REPO" MO="$BUILD/igb_rust" modules
+ln -sfn "$BUILD" "$CACHE/current"
+log "done: $BUILD"

@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# `make check`: build everything, run the static checks on the host and the
+# test suite inside the guest, print one closing line "N passed, N failed".
+set -uo pipefail
+. "$(dirname "$0")/env.sh"
+
+bash "$REPO/scripts/build.sh" || die "build failed"
+BUILD=$(readlink -f "$CACHE/current")
+RES=${RESULTS:-$CACHE/results/check-$(date +%Y%m%d-%H%M%S)}
+mkdir -p "$RES"
+TAP=$RES/host-tap.txt
+: > "$TAP"
+n=0
+hres() {	# hres ok|fail NAME [DETAIL]
+	n=$((n + 1))
+	if [ "$1" = ok ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi | tee -a "$TAP"
+	[ -z "${3:-}" ] || printf '%s\n' "$3" | head -40 | sed 's/^/# /' | tee -a "$TAP"
+}
+
+# --- static checks on the host ---------------------------------------------
+u=$(grep -rnw --include='*.rs' unsafe "$REPO/drivers" | grep -v '^\S*:\s*//' || true)
+[ -z "$u" ] && hres ok "driver contains no unsafe" || hres fail "driver contains no unsafe" "$u"
+
+RUSTFMT=$(rustup which rustfmt 2>/dev/null || command -v rustfmt)
+fmt=$(cd "$REPO" && git ls-files -co --exclude-standard '*.rs' |
+	xargs -r "$RUSTFMT" --edition 2021 --config-path "$CACHE/linux-$(cat "$BUILD/include/config/kernel.release")/.rustfmt.toml" --check 2>&1)
+[ -z "$fmt" ] && hres ok "rustfmt clean" || hres fail "rustfmt clean" "$fmt"
+
+KTREE=$CACHE/linux-$(cat "$BUILD/include/config/kernel.release")
+clippy=$(make -C "$KTREE" O="$BUILD" LLVM="$LLVM_SUFFIX" BINDGEN="$TOOLS/bin/bindgen" \
+	RUST_LIB_SRC="$RUST_SRC_ROOT/usr/lib/rustlib/src/rust/library" \
+	M="$REPO" MO="$BUILD/igb_rust-clippy" CLIPPY=1 W=1 modules 2>&1 | grep -iE 'warning|error' || true)
+[ -z "$clippy" ] && hres ok "igb_rust builds warning-free with CLIPPY=1" ||
+	hres fail "igb_rust builds warning-free with CLIPPY=1" "$clippy"
+
+# --- the harness itself must notice a failing guest ------------------------
+if bash "$REPO/scripts/vm.sh" --timeout 300 --log "$RES/selftest.log" -- \
+	sh -c 'insmod /nonexistent/igb_rust.ko'; then
+	hres fail "a failing guest command fails the run"
+else
+	hres ok "a failing guest command fails the run"
+fi
+
+# --- the suite in the guest -------------------------------------------------
+GOUT=$RES/guest
+mkdir -p "$GOUT"
+log "booting the guest for the test suite (log: $RES/console.log)"
+bash "$REPO/scripts/vm.sh" --timeout "${CHECK_TIMEOUT:-2400}" --log "$RES/console.log" -- \
+	env OUT="$GOUT" TESTS="${TESTS:-}" bash "$REPO/tools/igb_rust/check.sh"
+rc=$?
+if [ -s "$GOUT/tap.txt" ]; then
+	sed -n '/^\(not \)\{0,1\}ok /p; /^#/p' "$GOUT/tap.txt" | sed -n 'p' > "$RES/guest-tap.txt"
+	cat "$RES/guest-tap.txt"
+fi
+gp=$(grep -c '^ok ' "$GOUT/tap.txt" 2>/dev/null || true)
+gf=$(grep -c '^not ok ' "$GOUT/tap.txt" 2>/dev/null || true)
+if [ "$rc" -ne 0 ] || ! grep -q '^1\.\.' "$GOUT/tap.txt" 2>/dev/null; then
+	gf=$((gf + 1))
+	echo "not ok - guest suite ran to completion (rc=$rc); end of console:"
+	tail -n 40 "$RES/console.log" | sed 's/^/# /'
+fi
+hp=$(grep -c '^ok ' "$TAP" || true)
+hf=$(grep -c '^not ok ' "$TAP" || true)
+passed=$((hp + gp))
+failed=$((hf + gf))
+echo "results: $RES"
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,21 @@
+# SPDX-License-Identifier: GPL-2.0
+# Common settings for the igb_rust scripts. Sourced, never run.
+
+KVER_DEB="7.3.4-1~bpo13+1"          # pinned linux-source-7.3 package version
+KSERIES="7.3"
+BINDGEN_VERSION="0.72.1"
+VNG_VERSION="1.42"
+LLVM_SUFFIX="-19"
+
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+CACHE=${IGB_RUST_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/igb_rust}
+APT_DIR=$CACHE/apt
+DEB_DIR=$CACHE/debs
+TOOLS=$CACHE/tools
+VENV=$CACHE/venv
+RUST_SRC_ROOT=$CACHE/rust-src
+
+export PATH="$TOOLS/bin:$VENV/bin:$PATH"
+
+log() { printf '[igb_rust] %s\n' "$*" >&2; }
+die() { printf '[igb_rust] error: %s\n' "$*" >&2; exit 1; }

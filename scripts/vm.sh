@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Boot the built kernel under QEMU with virtme-ng and run one command in the
+# guest. Two 82576 NICs sit behind their own PCIe root ports, wired to each
+# other through QEMU's internal hub 0: no host network, no user-mode network.
+#
+# usage: vm.sh [--timeout SEC] [--log FILE] [--append ARGS] -- COMMAND...
+#
+# Exits with the guest command's status; 124 when the boot or the command
+# overran its time limit (the end of the console log is printed then).
+set -euo pipefail
+. "$(dirname "$0")/env.sh"
+
+timeout_s=900
+logf=""
+append=""
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--timeout) timeout_s=$2; shift 2;;
+	--log) logf=$2; shift 2;;
+	--append) append=$2; shift 2;;
+	--) shift; break;;
+	*) die "vm.sh: unknown option $1";;
+	esac
+done
+[ $# -gt 0 ] || die "vm.sh: no command"
+
+BUILD=$(readlink -f "$CACHE/current")
+KIMG=$BUILD/arch/x86/boot/bzImage
+[ -f "$KIMG" ] || die "no kernel at $KIMG: run scripts/build.sh first"
+[ -n "$logf" ] || logf=$(mktemp /tmp/igb_rust-vm.XXXXXX.log)
+
+# KVM: use it only where it demonstrably boots this kernel. The answer is
+# cached per host kernel and CPU model.
+accel_args=(--disable-kvm)
+kvm_stamp=$CACHE/kvm-$(uname -r)-$(grep -m1 'model name' /proc/cpuinfo | md5sum | cut -c1-8)
+if [ -z "${IGB_RUST_NO_KVM:-}" ] && [ -w /dev/kvm ]; then
+	if [ ! -f "$kvm_stamp" ]; then
+		log "probing whether KVM boots this kernel (once per machine)"
+		if timeout -k 5 60 vng -r "$KIMG" --cpus 1 --memory 512M \
+			--qemu-opts="-nic none" --exec "true" </dev/null >/dev/null 2>&1; then
+			echo yes > "$kvm_stamp"
+		else
+			echo no > "$kvm_stamp"
+		fi
+	fi
+	[ "$(cat "$kvm_stamp")" = yes ] && accel_args=()
+fi
+if [ ${#accel_args[@]} -eq 0 ]; then
+	log "accelerator: KVM"
+else
+	log "accelerator: TCG (software emulation)"
+fi
+
+DUT_MAC=${DUT_MAC:-52:54:00:12:34:56}
+PEER_MAC=${PEER_MAC:-52:54:00:12:34:57}
+qopts="-nic none"
+qopts+=" -device pcie-root-port,id=rp1,chassis=1,bus=pcie.0,addr=0x10"
+qopts+=" -device pcie-root-port,id=rp2,chassis=2,bus=pcie.0,addr=0x11"
+qopts+=" -netdev hubport,id=h0,hubid=0 -device igb,netdev=h0,bus=rp1,mac=$DUT_MAC"
+qopts+=" -netdev hubport,id=h1,hubid=0 -device igb,netdev=h1,bus=rp2,mac=$PEER_MAC"
+qopts+=" ${VM_QEMU_EXTRA:-}"
+
+# The guest sees the host's root read-only; results go to a shared folder.
+export IGB_RUST_BUILD=$BUILD DUT_MAC PEER_MAC
+cmd=$(printf '%q ' "$@")
+set +e
+timeout -k 10 "$timeout_s" vng -r "$KIMG" "${accel_args[@]}" --cpus "${VM_CPUS:-2}" \
+	--memory "${VM_MEM:-2G}" --verbose --disable-monitor \
+	--append "panic=-1 oops=panic softlockup_panic=1 $append" \
+	--rwdir "${VM_RWDIR:-/tmp}" \
+	--qemu-opts="$qopts" \
+	--exec "IGB_RUST_BUILD=$BUILD DUT_MAC=$DUT_MAC PEER_MAC=$PEER_MAC $cmd" \
+	</dev/null 2>&1 | if [ -n "${VM_TEE:-}" ]; then tee "$logf"; else cat > "$logf"; fi
+rc=${PIPESTATUS[0]}
+set -e
+if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
+	log "guest timed out after ${timeout_s}s; end of its console ($logf):"
+	tail -n 40 "$logf" >&2
+	exit 124
+fi
+exit $rc

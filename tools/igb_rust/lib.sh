@@ -1,0 +1,85 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Guest-side helpers for the igb_rust tests: TAP output, device discovery,
+# module handling. Sourced by the guest scripts; runs inside the QEMU guest.
+
+: "${IGB_RUST_BUILD:?IGB_RUST_BUILD must point at the kernel build directory}"
+OUT=${OUT:-/tmp/igb_rust-out}
+MODDIR=$IGB_RUST_BUILD/igb_rust/drivers/net/ethernet/intel/igb_rust
+IGB_RUST_KO=$MODDIR/igb_rust.ko
+NS=peer
+DUT_IP=192.0.2.1
+PEER_IP=192.0.2.2
+DUT_IP6=2001:db8::1
+PEER_IP6=2001:db8::2
+
+mkdir -p "$OUT"
+TAP=$OUT/tap.txt
+: > "$TAP"
+T_N=0
+
+# Every test result is one TAP line, on the console and in $TAP.
+t_result() {	# t_result ok|not_ok NAME [DETAIL]
+	T_N=$((T_N + 1))
+	local line
+	if [ "$1" = ok ]; then line="ok $T_N - $2"; else line="not ok $T_N - $2"; fi
+	echo "$line" >> "$TAP"
+	echo "$line"
+	if [ -n "${3:-}" ]; then
+		printf '%s\n' "$3" | sed 's/^/# /' | tee -a "$TAP"
+	fi
+}
+ok() { t_result ok "$@"; }
+fail() { t_result not_ok "$@"; }
+# check NAME CMD...: one test that passes when CMD succeeds.
+check() {
+	local name=$1 outp
+	shift
+	if outp=$("$@" 2>&1); then ok "$name"; else fail "$name" "$outp"; fi
+}
+note() { echo "# $*" | tee -a "$TAP"; }
+
+# 82576 functions in PCI order: the first is the device under test (behind
+# root port 1), the second its peer.
+igb_functions() {
+	local d
+	for d in /sys/bus/pci/devices/*; do
+		[ "$(cat "$d/vendor")" = 0x8086 ] && [ "$(cat "$d/device")" = 0x10c9 ] &&
+			basename "$d"
+	done | sort
+}
+
+setup_modules() {
+	# The guest runs the host's root: make the freshly built modules visible.
+	if [ -d "$IGB_RUST_BUILD/mods/lib/modules/$(uname -r)" ]; then
+		mount --bind "$IGB_RUST_BUILD/mods/lib/modules" /lib/modules
+	fi
+	set -- $(igb_functions)
+	DUT=${1:-}
+	PEER=${2:-}
+	[ -n "$DUT" ] && [ -n "$PEER" ] || return 1
+	# Each driver binds only its own NIC.
+	echo igb_rust > "/sys/bus/pci/devices/$DUT/driver_override"
+	echo igb > "/sys/bus/pci/devices/$PEER/driver_override"
+}
+
+driver_of() {	# driver_of PCI-ADDRESS -> driver name or "none"
+	local l=/sys/bus/pci/devices/$1/driver
+	if [ -e "$l" ]; then basename "$(readlink "$l")"; else echo none; fi
+}
+
+netdev_of() {	# netdev_of PCI-ADDRESS -> interface name
+	ls "/sys/bus/pci/devices/$1/net" 2>/dev/null | head -1
+}
+
+# Kernel log lines that must never appear.
+BAD_DMESG='WARNING:|BUG:|Oops|KASAN|UBSAN|kernel BUG|general protection|unreferenced object|Call Trace|refcount_t:|list_(add|del) corruption|RCU stall|soft lockup|hung_task'
+
+kmemleak_scan() {	# prints the leak report, if any
+	local f=/sys/kernel/debug/kmemleak
+	[ -e $f ] || mount -t debugfs none /sys/kernel/debug 2>/dev/null
+	[ -w $f ] || { echo "kmemleak not available"; return 1; }
+	echo scan > $f
+	echo scan > $f	# twice: a young object is only reported on its second scan
+	cat $f
+}

@@ -1,0 +1,28 @@
+# SPDX-License-Identifier: GPL-2.0
+# The kernel booted, and the KUnit suites (the kernel crate's Rust doctests
+# among them) that ran during boot all passed.
+
+want=$(make -s -C "$IGB_RUST_BUILD" kernelversion 2>/dev/null)
+check "kernel $want booted" test "$(uname -r)" = "$want"
+
+check "two 82576 functions are present" test "$(igb_functions | wc -l)" -ge 2
+
+kunit_summary() {
+	dmesg | sed -E 's/^\[[^]]*\] ?//' |
+		sed -nE 's/^[[:space:]]*# ([A-Za-z0-9_]+): pass:([0-9]+) fail:([0-9]+) skip:([0-9]+) total:([0-9]+)$/\1 \2 \3 \4 \5/p'
+}
+suites=$(kunit_summary)
+if echo "$suites" | grep -q '^rust_doctests_kernel '; then
+	ok "KUnit ran the kernel crate's Rust doctests"
+else
+	fail "KUnit ran the kernel crate's Rust doctests" "$(dmesg | grep -i kunit | tail -5)"
+fi
+while read -r suite pass nfail skip total; do
+	[ -n "$suite" ] || continue
+	if [ "$nfail" = 0 ] && [ "$total" -gt 0 ]; then
+		ok "kunit $suite: $pass passed, $skip skipped of $total"
+	else
+		fail "kunit $suite: $nfail of $total failed" \
+			"$(dmesg | sed -E 's/^\[[^]]*\] ?//' | grep -E '^[[:space:]]*not ok' | head -20)"
+	fi
+done <<< "$suites"

@@ -1,0 +1,44 @@
+# SPDX-License-Identifier: GPL-2.0
+# igb_rust probes the device under test, reports the MAC QEMU gave it,
+# leaves the peer alone, and loads and unloads cleanly, repeatedly.
+
+if setup_modules; then ok "found DUT $DUT and peer $PEER"; else fail "found DUT and peer" "$(lspci -n 2>&1)"; fi
+
+dmesg -C
+check "insmod igb_rust" insmod "$IGB_RUST_KO"
+check "igb_rust is bound to the DUT" test "$(driver_of "$DUT")" = igb_rust
+check "igb_rust left the peer alone" test "$(driver_of "$PEER")" = none
+probe_line=$(dmesg | grep "igb_rust $DUT: .*permanent MAC" || true)
+if echo "$probe_line" | grep -qi "permanent MAC $DUT_MAC\$"; then
+	ok "probe reports the MAC QEMU was given ($DUT_MAC)"
+else
+	fail "probe reports the MAC QEMU was given ($DUT_MAC)" "$(dmesg | grep -i igb_rust)"
+fi
+check "BAR0 is claimed by igb_rust" grep -q igb_rust /proc/iomem
+
+check "rmmod igb_rust" rmmod igb_rust
+check "DUT unbound after rmmod" test "$(driver_of "$DUT")" = none
+check "module gone after rmmod" sh -c '! grep -q "^igb_rust " /proc/modules'
+check "BAR0 released after rmmod" sh -c '! grep -q igb_rust /proc/iomem'
+check "unbind logged" sh -c "dmesg | grep -q 'igb_rust $DUT: removed'"
+
+cycles_ok=0
+for i in $(seq 1 20); do
+	insmod "$IGB_RUST_KO" || break
+	[ "$(driver_of "$DUT")" = igb_rust ] || break
+	rmmod igb_rust || break
+	[ "$(driver_of "$DUT")" = none ] || break
+	cycles_ok=$i
+done
+check "20 load/unload cycles" test "$cycles_ok" = 20
+check "20 cycles leave no module, no region" \
+	sh -c '! grep -q "^igb_rust " /proc/modules && ! grep -q igb_rust /proc/iomem'
+probes=$(dmesg | grep -c "igb_rust $DUT: .*permanent MAC" || true)
+check "each cycle probed once (21 probes)" test "$probes" = 21
+
+# The peer is for the C driver; it must still probe with ours loaded.
+insmod "$IGB_RUST_KO"
+check "C igb binds the peer" modprobe igb
+check "peer is driven by igb" test "$(driver_of "$PEER")" = igb
+check "DUT stays with igb_rust" test "$(driver_of "$DUT")" = igb_rust
+rmmod igb_rust
