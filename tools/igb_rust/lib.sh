@@ -58,9 +58,20 @@ setup_modules() {
 	DUT=${1:-}
 	PEER=${2:-}
 	[ -n "$DUT" ] && [ -n "$PEER" ] || return 1
-	# Each driver binds only its own NIC.
+	# Each driver binds only its own NIC. udev may already have loaded the
+	# C igb for both at boot: release them first.
+	local d
+	for d in "$DUT" "$PEER"; do
+		if [ -e "/sys/bus/pci/devices/$d/driver" ]; then
+			echo "$d" > "/sys/bus/pci/devices/$d/driver/unbind"
+		fi
+	done
 	echo igb_rust > "/sys/bus/pci/devices/$DUT/driver_override"
 	echo igb > "/sys/bus/pci/devices/$PEER/driver_override"
+	# Bring the peer back under the C driver if it is loaded.
+	if [ -d /sys/bus/pci/drivers/igb ]; then
+		echo "$PEER" > /sys/bus/pci/drivers/igb/bind
+	fi
 }
 
 driver_of() {	# driver_of PCI-ADDRESS -> driver name or "none"

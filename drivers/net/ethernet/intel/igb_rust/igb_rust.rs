@@ -32,7 +32,10 @@ struct IgbDriver;
 kernel::pci_device_table!(
     PCI_TABLE,
     <IgbDriver as pci::Driver>::IdInfo,
-    [(pci::DeviceId::from_id(pci::Vendor::INTEL, E1000_DEV_ID_82576), ())]
+    [(
+        pci::DeviceId::from_id(pci::Vendor::INTEL, E1000_DEV_ID_82576),
+        ()
+    )]
 );
 
 impl pci::Driver for IgbDriver {
@@ -61,7 +64,7 @@ impl pci::Driver for IgbDriver {
             dev_err!(pdev, "invalid permanent MAC address {}\n", perm_addr);
             return Err(EIO);
         }
-        hw::set_rar0(&bar, &perm_addr);
+        hw::set_rar0(&bar, &perm_addr)?;
 
         dev_info!(
             pdev,
