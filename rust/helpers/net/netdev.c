@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: GPL-2.0
+
+#include <linux/etherdevice.h>
+#include <linux/netdevice.h>
+
+__rust_helper void *rust_helper_netdev_priv(const struct net_device *dev)
+{
+	return netdev_priv(dev);
+}
+
+__rust_helper bool rust_helper_netif_running(const struct net_device *dev)
+{
+	return netif_running(dev);
+}
+
+__rust_helper bool rust_helper_netif_carrier_ok(const struct net_device *dev)
+{
+	return netif_carrier_ok(dev);
+}
+
+__rust_helper struct netdev_queue *
+rust_helper_netdev_get_tx_queue(const struct net_device *dev, unsigned int index)
+{
+	return netdev_get_tx_queue(dev, index);
+}
+
+__rust_helper void rust_helper_netif_tx_start_queue(struct netdev_queue *q)
+{
+	netif_tx_start_queue(q);
+}
+
+__rust_helper void rust_helper_netif_tx_stop_queue(struct netdev_queue *q)
+{
+	netif_tx_stop_queue(q);
+}
+
+__rust_helper bool rust_helper_netif_tx_queue_stopped(const struct netdev_queue *q)
+{
+	return netif_tx_queue_stopped(q);
+}
+
+__rust_helper void rust_helper_netif_tx_start_all_queues(struct net_device *dev)
+{
+	netif_tx_start_all_queues(dev);
+}
+
+__rust_helper void rust_helper_netif_tx_disable(struct net_device *dev)
+{
+	netif_tx_disable(dev);
+}
+
+__rust_helper void rust_helper_netdev_tx_sent_queue(struct netdev_queue *q,
+						    unsigned int bytes)
+{
+	netdev_tx_sent_queue(q, bytes);
+}
+
+__rust_helper void rust_helper_netdev_tx_completed_queue(struct netdev_queue *q,
+							 unsigned int pkts,
+							 unsigned int bytes)
+{
+	netdev_tx_completed_queue(q, pkts, bytes);
+}
+
+__rust_helper void rust_helper_netdev_tx_reset_queue(struct netdev_queue *q)
+{
+	netdev_tx_reset_queue(q);
+}
+
+__rust_helper bool rust_helper_netdev_xmit_more(void)
+{
+	return netdev_xmit_more();
+}
+
+__rust_helper void rust_helper_eth_hw_addr_set(struct net_device *dev, const u8 *addr)
+{
+	eth_hw_addr_set(dev, addr);
+}
+
+__rust_helper bool rust_helper_is_valid_ether_addr(const u8 *addr)
+{
+	return is_valid_ether_addr(addr);
+}
+
+__rust_helper void rust_helper_netif_napi_add(struct net_device *dev,
+					      struct napi_struct *napi,
+					      int (*poll)(struct napi_struct *, int))
+{
+	netif_napi_add(dev, napi, poll);
+}
+
+__rust_helper void rust_helper_netif_napi_del(struct napi_struct *napi)
+{
+	netif_napi_del(napi);
+}
+
+__rust_helper bool rust_helper_napi_schedule(struct napi_struct *napi)
+{
+	return napi_schedule(napi);
+}
+
+__rust_helper void rust_helper_netif_addr_lock_bh(struct net_device *dev)
+{
+	netif_addr_lock_bh(dev);
+}
+
+__rust_helper void rust_helper_netif_addr_unlock_bh(struct net_device *dev)
+{
+	netif_addr_unlock_bh(dev);
+}
+
+__rust_helper gro_result_t rust_helper_napi_gro_receive(struct napi_struct *napi,
+							struct sk_buff *skb)
+{
+	return napi_gro_receive(napi, skb);
+}

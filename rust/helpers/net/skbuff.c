@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: GPL-2.0
+
+#include <linux/netdevice.h>
+#include <linux/skbuff.h>
+
+__rust_helper void rust_helper_skb_reserve(struct sk_buff *skb, int len)
+{
+	skb_reserve(skb, len);
+}
+
+__rust_helper unsigned int rust_helper_skb_headlen(const struct sk_buff *skb)
+{
+	return skb_headlen(skb);
+}
+
+__rust_helper unsigned int rust_helper_skb_tailroom(const struct sk_buff *skb)
+{
+	return skb_tailroom(skb);
+}
+
+__rust_helper u8 rust_helper_skb_nr_frags(const struct sk_buff *skb)
+{
+	return skb_shinfo(skb)->nr_frags;
+}
+
+__rust_helper void rust_helper_skb_mark_for_recycle(struct sk_buff *skb)
+{
+	skb_mark_for_recycle(skb);
+}
+
+__rust_helper void rust_helper_skb_record_rx_queue(struct sk_buff *skb, u16 q)
+{
+	skb_record_rx_queue(skb, q);
+}
+
+__rust_helper u16 rust_helper_skb_get_queue_mapping(const struct sk_buff *skb)
+{
+	return skb_get_queue_mapping(skb);
+}
+
+__rust_helper int rust_helper_skb_put_padto(struct sk_buff *skb, unsigned int len)
+{
+	return skb_put_padto(skb, len);
+}
+
+__rust_helper void rust_helper_skb_set_hash(struct sk_buff *skb, __u32 hash,
+					   enum pkt_hash_types type)
+{
+	skb_set_hash(skb, hash, type);
+}
+
+__rust_helper int rust_helper_skb_linearize(struct sk_buff *skb)
+{
+	return skb_linearize(skb);
+}
+
+__rust_helper void rust_helper_dev_kfree_skb_any(struct sk_buff *skb)
+{
+	dev_kfree_skb_any(skb);
+}
+
+__rust_helper void rust_helper_dev_consume_skb_any(struct sk_buff *skb)
+{
+	dev_consume_skb_any(skb);
+}

@@ -1,0 +1,658 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! Network devices.
+//!
+//! A [`Registration`] owns a `struct net_device` whose private area holds the driver's own
+//! typed data `T`. The driver implements [`Operations`] for `T`; every callback receives a
+//! [`Device<T>`], from which [`Device::data`] returns `&T`, so no driver ever casts
+//! `netdev_priv()`.
+//!
+//! Ownership is in the types: [`Operations::start_xmit`] receives an owned [`SkBuff`] and either
+//! consumes it or hands it back, a MAC address reaches the driver only after it was validated,
+//! and the new MTU is stored by the abstraction only when the driver accepted it.
+//!
+//! C headers: [`include/linux/netdevice.h`](srctree/include/linux/netdevice.h),
+//! [`include/linux/etherdevice.h`](srctree/include/linux/etherdevice.h).
+
+use crate::{
+    bindings, device,
+    error::{from_result, to_result, VTABLE_DEFAULT_ERROR},
+    net::skb::SkBuff,
+    prelude::*,
+    types::Opaque,
+};
+use core::{marker::PhantomData, ptr::NonNull};
+
+/// Length of an Ethernet (MAC) address.
+pub const ETH_ALEN: usize = bindings::ETH_ALEN as usize;
+
+/// An Ethernet MAC address.
+pub type MacAddress = [u8; ETH_ALEN];
+
+/// Returns whether `addr` is a valid unicast Ethernet address (`is_valid_ether_addr()`).
+///
+/// # Examples
+///
+/// ```
+/// use kernel::net::netdev::is_valid_ether_addr;
+///
+/// assert!(is_valid_ether_addr(&[0x52, 0x54, 0, 0x12, 0x34, 0x56]));
+/// assert!(!is_valid_ether_addr(&[0; 6]));
+/// assert!(!is_valid_ether_addr(&[0x01, 0, 0x5e, 0, 0, 1])); // multicast
+/// ```
+pub fn is_valid_ether_addr(addr: &MacAddress) -> bool {
+    // SAFETY: `addr` points to `ETH_ALEN` readable bytes.
+    unsafe { bindings::is_valid_ether_addr(addr.as_ptr()) }
+}
+
+/// Interface statistics, as reported by `ndo_get_stats64` (`struct rtnl_link_stats64`).
+pub type Stats64 = bindings::rtnl_link_stats64;
+
+/// Result of [`Operations::start_xmit`].
+pub enum Xmit {
+    /// The skb was consumed (queued to the device or dropped and counted).
+    Ok,
+    /// The device cannot take the skb now; it goes back to the stack, which retries later
+    /// (`NETDEV_TX_BUSY`). The driver must have stopped the queue.
+    Busy(SkBuff),
+}
+
+/// Network device operations (`struct net_device_ops`), implemented on the driver's private
+/// data type.
+///
+/// `open`, `stop`, `set_mac_address` and `change_mtu` run in process context with the RTNL
+/// lock held; `start_xmit` runs with bottom halves disabled and the queue's xmit lock held;
+/// `set_rx_mode` runs under the device's address list lock.
+#[vtable]
+pub trait Operations: Sized + Send + Sync {
+    /// Brings the interface up (`ndo_open`).
+    fn open(dev: &Device<Self>, rtnl: &Rtnl) -> Result;
+
+    /// Takes the interface down (`ndo_stop`). The stack has already stopped transmitting: no
+    /// [`Operations::start_xmit`] runs during or after this call.
+    fn stop(dev: &Device<Self>, rtnl: &Rtnl) -> Result;
+
+    /// Transmits `skb` (`ndo_start_xmit`).
+    fn start_xmit(dev: &Device<Self>, skb: SkBuff) -> Xmit;
+
+    /// Fills in the interface statistics (`ndo_get_stats64`). May run in any context.
+    fn get_stats64(_dev: &Device<Self>, _stats: &mut Stats64) {
+        build_error!(VTABLE_DEFAULT_ERROR)
+    }
+
+    /// Programs the unicast/multicast filters (`ndo_set_rx_mode`).
+    fn set_rx_mode(_dev: &Device<Self>, _mode: &RxMode<'_>) {
+        build_error!(VTABLE_DEFAULT_ERROR)
+    }
+
+    /// Programs a new, already validated, unicast MAC address (`ndo_set_mac_address`). The
+    /// abstraction stores it in the net_device only when this returns `Ok`.
+    fn set_mac_address(_dev: &Device<Self>, _rtnl: &Rtnl, _addr: &MacAddress) -> Result {
+        build_error!(VTABLE_DEFAULT_ERROR)
+    }
+
+    /// Switches to `new_mtu`, already checked against the device's MTU range
+    /// (`ndo_change_mtu`). The abstraction stores it only when this returns `Ok`.
+    fn change_mtu(_dev: &Device<Self>, _rtnl: &Rtnl, _new_mtu: u32) -> Result {
+        build_error!(VTABLE_DEFAULT_ERROR)
+    }
+}
+
+/// Proof that the RTNL lock is held.
+///
+/// Only the callbacks the networking core calls under RTNL receive one; functions that need
+/// the lock take `&Rtnl`, so calling them from any other context does not compile.
+pub struct Rtnl(PhantomData<*mut ()>);
+
+impl Rtnl {
+    /// # Safety
+    ///
+    /// The caller must hold the RTNL lock for the lifetime of the returned value.
+    unsafe fn assume_held() -> Self {
+        Rtnl(PhantomData)
+    }
+}
+
+/// The address-list view handed to [`Operations::set_rx_mode`]; the address list lock is held
+/// while it exists.
+pub struct RxMode<'a> {
+    dev: &'a Opaque<bindings::net_device>,
+}
+
+impl RxMode<'_> {
+    fn flags(&self) -> u32 {
+        // SAFETY: `dev` is a valid net_device for the lifetime of `self`.
+        unsafe { (*self.dev.get()).flags }
+    }
+
+    /// Whether the interface is in promiscuous mode (`IFF_PROMISC`).
+    pub fn promisc(&self) -> bool {
+        self.flags() & bindings::net_device_flags_IFF_PROMISC != 0
+    }
+
+    /// Whether all multicast frames must be received (`IFF_ALLMULTI`).
+    pub fn allmulti(&self) -> bool {
+        self.flags() & bindings::net_device_flags_IFF_ALLMULTI != 0
+    }
+
+    /// Calls `f` for each multicast address the stack subscribed to.
+    pub fn for_each_mc_addr(&self, mut f: impl FnMut(&MacAddress)) {
+        // SAFETY: `dev` is valid; the address list lock is held (type invariant), so the list
+        // does not change while we walk it.
+        let head = unsafe { &raw mut (*self.dev.get()).mc.list };
+        // SAFETY: `head` is an initialised list head.
+        let mut pos = unsafe { (*head).next };
+        while pos != head {
+            // SAFETY: every entry on `dev->mc.list` is the `list` member of a
+            // `struct netdev_hw_addr`.
+            let ha = unsafe { crate::container_of!(pos, bindings::netdev_hw_addr, list) };
+            // SAFETY: `ha` is valid while the lock is held; `addr` holds at least `ETH_ALEN`
+            // bytes for an Ethernet device.
+            let addr = unsafe { &*(&raw const (*ha).addr).cast::<MacAddress>() };
+            f(addr);
+            // SAFETY: `pos` is a valid list entry.
+            pos = unsafe { (*pos).next };
+        }
+    }
+}
+
+/// The private area of a net_device allocated by [`Registration`].
+struct Priv<T> {
+    data: T,
+}
+
+/// A network device whose private area holds a `T`.
+///
+/// # Invariants
+///
+/// `self.0` is a `struct net_device` allocated by [`Registration::new`] for this `T`: its
+/// private area holds an initialised `Priv<T>` for as long as a `&Device<T>` exists.
+#[repr(transparent)]
+pub struct Device<T: Operations>(Opaque<bindings::net_device>, PhantomData<T>);
+
+// SAFETY: `Device<T>` only hands out `&T`, and `T: Sync + Send`; the C side is thread-safe.
+unsafe impl<T: Operations> Sync for Device<T> {}
+// SAFETY: As above.
+unsafe impl<T: Operations> Send for Device<T> {}
+
+impl<T: Operations> Device<T> {
+    /// # Safety
+    ///
+    /// `ptr` must be a net_device allocated by [`Registration::new`] for `T`, valid and with
+    /// initialised private data for `'a`.
+    unsafe fn from_raw<'a>(ptr: *mut bindings::net_device) -> &'a Self {
+        // SAFETY: `Device<T>` is a transparent wrapper of `net_device`; validity per the
+        // function's safety requirements.
+        unsafe { &*ptr.cast() }
+    }
+
+    /// # Safety
+    ///
+    /// `ptr` must be the `dev` of a NAPI instance added by [`Napi`](crate::net::napi::Napi)
+    /// for `T`, valid for `'a`.
+    pub(crate) unsafe fn from_napi_dev<'a>(ptr: *mut bindings::net_device) -> &'a Self {
+        // SAFETY: per the safety requirements, `ptr` was allocated by `Registration::new`.
+        unsafe { Self::from_raw(ptr) }
+    }
+
+    /// Returns the raw `struct net_device`.
+    pub fn as_raw(&self) -> *mut bindings::net_device {
+        self.0.get()
+    }
+
+    fn priv_ptr(&self) -> *mut Priv<T> {
+        // SAFETY: `self` is a valid net_device (type invariant).
+        unsafe { bindings::netdev_priv(self.as_raw()) }.cast()
+    }
+
+    /// The driver's private data.
+    pub fn data(&self) -> &T {
+        // SAFETY: per the type invariant the private area holds an initialised `Priv<T>`
+        // that is only ever shared.
+        unsafe { &(*self.priv_ptr()).data }
+    }
+
+    /// The interface name, e.g. `eth0`.
+    pub fn name(&self) -> &CStr {
+        // SAFETY: `name` is a NUL-terminated array inside the valid net_device.
+        unsafe { CStr::from_char_ptr((*self.as_raw()).name.as_ptr()) }
+    }
+
+    /// The current MTU.
+    pub fn mtu(&self) -> u32 {
+        // SAFETY: `self` is valid; a racy read of a `u32` is what `READ_ONCE(dev->mtu)` does.
+        unsafe { core::ptr::read_volatile(&raw const (*self.as_raw()).mtu) }
+    }
+
+    /// The current MAC address.
+    pub fn dev_addr(&self) -> MacAddress {
+        let mut a = [0u8; ETH_ALEN];
+        // SAFETY: `dev_addr` points to at least `ETH_ALEN` bytes for an Ethernet device.
+        unsafe {
+            core::ptr::copy_nonoverlapping((*self.as_raw()).dev_addr, a.as_mut_ptr(), ETH_ALEN)
+        };
+        a
+    }
+
+    /// Whether the interface is up (`netif_running()`).
+    pub fn is_running(&self) -> bool {
+        // SAFETY: `self` is valid.
+        unsafe { bindings::netif_running(self.as_raw()) }
+    }
+
+    /// Reports the link as up (`netif_carrier_on()`). Any context.
+    pub fn carrier_on(&self) {
+        // SAFETY: `self` is valid.
+        unsafe { bindings::netif_carrier_on(self.as_raw()) }
+    }
+
+    /// Reports the link as down (`netif_carrier_off()`). Any context.
+    pub fn carrier_off(&self) {
+        // SAFETY: `self` is valid.
+        unsafe { bindings::netif_carrier_off(self.as_raw()) }
+    }
+
+    /// Whether the link is reported as up.
+    pub fn carrier_ok(&self) -> bool {
+        // SAFETY: `self` is valid.
+        unsafe { bindings::netif_carrier_ok(self.as_raw()) }
+    }
+
+    /// The number of TX queues the stack currently uses.
+    pub fn real_num_tx_queues(&self) -> u32 {
+        // SAFETY: `self` is valid.
+        unsafe { (*self.as_raw()).real_num_tx_queues }
+    }
+
+    /// TX queue `index`, or `None` if the device has no such queue.
+    pub fn tx_queue(&self, index: u32) -> Option<&TxQueue> {
+        // SAFETY: `self` is valid.
+        if index >= unsafe { (*self.as_raw()).num_tx_queues } {
+            return None;
+        }
+        // SAFETY: `index` is in range, so the returned queue lives as long as the device.
+        Some(unsafe { TxQueue::from_raw(bindings::netdev_get_tx_queue(self.as_raw(), index)) })
+    }
+
+    /// Allows every TX queue to transmit (`netif_tx_start_all_queues()`).
+    pub fn tx_start_all_queues(&self) {
+        // SAFETY: `self` is valid.
+        unsafe { bindings::netif_tx_start_all_queues(self.as_raw()) }
+    }
+
+    /// Stops every TX queue and waits for running transmits to finish (`netif_tx_disable()`).
+    pub fn tx_disable(&self) {
+        // SAFETY: `self` is valid.
+        unsafe { bindings::netif_tx_disable(self.as_raw()) }
+    }
+}
+
+/// A transmit queue (`struct netdev_queue`).
+#[repr(transparent)]
+pub struct TxQueue(Opaque<bindings::netdev_queue>);
+
+impl TxQueue {
+    /// # Safety
+    ///
+    /// `ptr` must be a valid netdev_queue for `'a`.
+    unsafe fn from_raw<'a>(ptr: *mut bindings::netdev_queue) -> &'a Self {
+        // SAFETY: transparent wrapper; validity per the safety requirements.
+        unsafe { &*ptr.cast() }
+    }
+
+    fn as_raw(&self) -> *mut bindings::netdev_queue {
+        self.0.get()
+    }
+
+    /// Stops the queue: the stack stops calling `start_xmit` for it.
+    pub fn stop(&self) {
+        // SAFETY: `self` is valid.
+        unsafe { bindings::netif_tx_stop_queue(self.as_raw()) }
+    }
+
+    /// Restarts a stopped queue and reschedules its qdisc.
+    pub fn wake(&self) {
+        // SAFETY: `self` is valid.
+        unsafe { bindings::netif_tx_wake_queue(self.as_raw()) }
+    }
+
+    /// Whether the driver stopped the queue.
+    pub fn is_stopped(&self) -> bool {
+        // SAFETY: `self` is valid.
+        unsafe { bindings::netif_tx_queue_stopped(self.as_raw()) }
+    }
+
+    /// Byte queue limits: `bytes` were handed to the hardware (`netdev_tx_sent_queue()`).
+    pub fn sent(&self, bytes: u32) {
+        // SAFETY: `self` is valid.
+        unsafe { bindings::netdev_tx_sent_queue(self.as_raw(), bytes) }
+    }
+
+    /// Byte queue limits: `pkts` packets of `bytes` in total completed
+    /// (`netdev_tx_completed_queue()`).
+    pub fn completed(&self, pkts: u32, bytes: u32) {
+        // SAFETY: `self` is valid.
+        unsafe { bindings::netdev_tx_completed_queue(self.as_raw(), pkts, bytes) }
+    }
+
+    /// Byte queue limits: forget everything in flight, after the ring was cleaned
+    /// (`netdev_tx_reset_queue()`).
+    pub fn reset(&self) {
+        // SAFETY: `self` is valid.
+        unsafe { bindings::netdev_tx_reset_queue(self.as_raw()) }
+    }
+}
+
+/// Whether the stack will hand more skbs to `start_xmit` right away (`netdev_xmit_more()`):
+/// the driver may postpone its doorbell write.
+pub fn xmit_more() -> bool {
+    // SAFETY: Only reads per-CPU state.
+    unsafe { bindings::netdev_xmit_more() }
+}
+
+/// Settings applied to a net_device before it is registered.
+pub struct Config {
+    /// Permanent and initial MAC address.
+    pub mac: MacAddress,
+    /// Smallest MTU the device accepts.
+    pub min_mtu: u32,
+    /// Largest MTU the device accepts.
+    pub max_mtu: u32,
+    /// `NETIF_F_*` features the device can do (`hw_features`).
+    pub hw_features: u64,
+    /// `NETIF_F_*` features enabled at registration.
+    pub features: u64,
+    /// Number of TX queues the stack uses at first.
+    pub real_tx_queues: u32,
+    /// Number of RX queues the stack uses at first.
+    pub real_rx_queues: u32,
+}
+
+/// A registered network device owning a `T`.
+///
+/// Dropping it unregisters the device (running [`Operations::stop`] if it is up), drops `T`
+/// and frees the net_device.
+///
+/// # Invariants
+///
+/// `dev` points to a registered net_device allocated for `T` whose private data is initialised.
+pub struct Registration<T: Operations> {
+    dev: NonNull<bindings::net_device>,
+    _p: PhantomData<T>,
+}
+
+// SAFETY: The registration may be dropped from any thread; `T: Send`.
+unsafe impl<T: Operations> Send for Registration<T> {}
+// SAFETY: `&Registration` only gives `&Device<T>`, which is `Sync`.
+unsafe impl<T: Operations> Sync for Registration<T> {}
+
+/// A net_device that is allocated but not registered yet, handed to the initialiser of `T`.
+///
+/// It lets the initialiser attach NAPI instances to the device; nothing else can be done with
+/// it.
+pub struct Unregistered<T: Operations> {
+    dev: NonNull<bindings::net_device>,
+    _p: PhantomData<T>,
+}
+
+impl<T: Operations> Unregistered<T> {
+    pub(crate) fn as_raw(&self) -> *mut bindings::net_device {
+        self.dev.as_ptr()
+    }
+}
+
+impl<T: Operations> Registration<T> {
+    /// Allocates an Ethernet device with `txqs`/`rxqs` queues under `parent`, initialises its
+    /// private data with `init`, applies `config` and registers it.
+    pub fn new<I>(
+        parent: &device::Device<device::Bound>,
+        txqs: u32,
+        rxqs: u32,
+        config: &Config,
+        init: impl FnOnce(&Unregistered<T>) -> I,
+    ) -> Result<Self>
+    where
+        I: PinInit<T, Error>,
+    {
+        const {
+            assert!(core::mem::align_of::<Priv<T>>() <= bindings::NETDEV_ALIGN as usize);
+        }
+        let size = core::mem::size_of::<Priv<T>>().try_into()?;
+        // SAFETY: Plain allocation call.
+        let raw = unsafe { bindings::alloc_etherdev_mqs(size, txqs, rxqs) };
+        let dev = NonNull::new(raw).ok_or(ENOMEM)?;
+        let unreg = Unregistered::<T> {
+            dev,
+            _p: PhantomData,
+        };
+
+        // SAFETY: `raw` is a fresh net_device; `dev.parent` is what `SET_NETDEV_DEV()` sets.
+        unsafe { (*raw).dev.parent = parent.as_raw() };
+
+        // SAFETY: The private area is suitably sized and aligned (checked above) for
+        // `Priv<T>`, whose only field is `data`.
+        let data_ptr = unsafe { &raw mut (*bindings::netdev_priv(raw).cast::<Priv<T>>()).data };
+        // SAFETY: `data_ptr` is valid for writes and never moves: the private area lives as
+        // long as the net_device. On error nothing was initialised.
+        if let Err(e) = unsafe { init(&unreg).__init(data_ptr) } {
+            // SAFETY: `raw` is unregistered and owned by us.
+            unsafe { bindings::free_netdev(raw) };
+            return Err(e);
+        }
+
+        let this = Registration::<T> {
+            dev,
+            _p: PhantomData,
+        };
+        // From here on, dropping `this` on an error path frees everything; it must not
+        // unregister a device that was never registered.
+        let fail = |this: Self, e: Error| -> Error {
+            let raw = this.dev.as_ptr();
+            core::mem::forget(this);
+            // SAFETY: `raw` holds an initialised `Priv<T>` and is not registered.
+            unsafe {
+                core::ptr::drop_in_place(bindings::netdev_priv(raw).cast::<Priv<T>>());
+                bindings::free_netdev(raw);
+            }
+            e
+        };
+
+        if !is_valid_ether_addr(&config.mac) {
+            return Err(fail(this, EADDRNOTAVAIL));
+        }
+        // SAFETY: `raw` is valid and not yet visible to anyone else.
+        unsafe {
+            (*raw).netdev_ops = &OpsTable::<T>::VTABLE;
+            (*raw).min_mtu = config.min_mtu;
+            (*raw).max_mtu = config.max_mtu;
+            (*raw).hw_features = config.hw_features;
+            (*raw).features = config.features;
+            (*raw).vlan_features = config.features;
+            bindings::eth_hw_addr_set(raw, config.mac.as_ptr());
+            core::ptr::copy_nonoverlapping(
+                config.mac.as_ptr(),
+                (*raw).perm_addr.as_mut_ptr(),
+                ETH_ALEN,
+            );
+        }
+        // SAFETY: `raw` is valid; both counts are checked against the allocation by C.
+        if let Err(e) = to_result(unsafe {
+            bindings::netif_set_real_num_queues(raw, config.real_tx_queues, config.real_rx_queues)
+        }) {
+            return Err(fail(this, e));
+        }
+        // SAFETY: `raw` is fully initialised.
+        if let Err(e) = to_result(unsafe { bindings::register_netdev(raw) }) {
+            return Err(fail(this, e));
+        }
+        Ok(this)
+    }
+
+    /// The registered device.
+    pub fn device(&self) -> &Device<T> {
+        // SAFETY: By the type invariant the device is valid with initialised data while
+        // `self` lives.
+        unsafe { Device::from_raw(self.dev.as_ptr()) }
+    }
+}
+
+impl<T: Operations> Drop for Registration<T> {
+    fn drop(&mut self) {
+        let raw = self.dev.as_ptr();
+        // SAFETY: `raw` is registered (type invariant). After `unregister_netdev` returns no
+        // callback runs any more, so the private data can be dropped and the device freed.
+        unsafe {
+            bindings::unregister_netdev(raw);
+            core::ptr::drop_in_place(bindings::netdev_priv(raw).cast::<Priv<T>>());
+            bindings::free_netdev(raw);
+        }
+    }
+}
+
+struct OpsTable<T: Operations>(PhantomData<T>);
+
+impl<T: Operations> OpsTable<T> {
+    const VTABLE: bindings::net_device_ops = bindings::net_device_ops {
+        ndo_open: Some(Self::open),
+        ndo_stop: Some(Self::stop),
+        ndo_start_xmit: Some(Self::start_xmit),
+        ndo_get_stats64: if T::HAS_GET_STATS64 {
+            Some(Self::get_stats64)
+        } else {
+            None
+        },
+        ndo_set_rx_mode: if T::HAS_SET_RX_MODE {
+            Some(Self::set_rx_mode)
+        } else {
+            None
+        },
+        ndo_set_mac_address: if T::HAS_SET_MAC_ADDRESS {
+            Some(Self::set_mac_address)
+        } else {
+            None
+        },
+        ndo_change_mtu: if T::HAS_CHANGE_MTU {
+            Some(Self::change_mtu)
+        } else {
+            None
+        },
+        ndo_validate_addr: Some(bindings::eth_validate_addr),
+        // SAFETY: All-zero is a valid `net_device_ops` (every member is an optional pointer).
+        ..unsafe { core::mem::zeroed() }
+    };
+
+    /// # Safety
+    ///
+    /// `dev` must be a net_device registered by [`Registration`] for `T`.
+    unsafe extern "C" fn open(dev: *mut bindings::net_device) -> c_int {
+        from_result(|| {
+            // SAFETY: per the function's safety requirements; the core holds RTNL.
+            let (dev, rtnl) = unsafe { (Device::<T>::from_raw(dev), Rtnl::assume_held()) };
+            T::open(dev, &rtnl)?;
+            Ok(0)
+        })
+    }
+
+    /// # Safety
+    ///
+    /// As for `open`.
+    unsafe extern "C" fn stop(dev: *mut bindings::net_device) -> c_int {
+        from_result(|| {
+            // SAFETY: per the function's safety requirements; the core holds RTNL.
+            let (dev, rtnl) = unsafe { (Device::<T>::from_raw(dev), Rtnl::assume_held()) };
+            // Make "no start_xmit during or after stop" true even for callers that bypass the
+            // qdisc layer (netpoll, pktgen): they check the queue state under its lock.
+            dev.tx_disable();
+            T::stop(dev, &rtnl)?;
+            Ok(0)
+        })
+    }
+
+    /// # Safety
+    ///
+    /// As for `open`; `skb` is owned by the callee.
+    unsafe extern "C" fn start_xmit(
+        skb: *mut bindings::sk_buff,
+        dev: *mut bindings::net_device,
+    ) -> bindings::netdev_tx_t {
+        // SAFETY: per the function's safety requirements.
+        let dev = unsafe { Device::<T>::from_raw(dev) };
+        // SAFETY: the stack hands over its reference to `skb`.
+        let skb = unsafe { SkBuff::from_raw(skb) };
+        match T::start_xmit(dev, skb) {
+            Xmit::Ok => bindings::netdev_tx_NETDEV_TX_OK,
+            Xmit::Busy(skb) => {
+                // The stack keeps its reference and requeues the skb.
+                let _ = skb.into_raw();
+                bindings::netdev_tx_NETDEV_TX_BUSY
+            }
+        }
+    }
+
+    /// # Safety
+    ///
+    /// As for `open`; `stats` must be valid for writes.
+    unsafe extern "C" fn get_stats64(
+        dev: *mut bindings::net_device,
+        stats: *mut bindings::rtnl_link_stats64,
+    ) {
+        // SAFETY: per the function's safety requirements.
+        let (dev, stats) = unsafe { (Device::<T>::from_raw(dev), &mut *stats) };
+        T::get_stats64(dev, stats);
+    }
+
+    /// # Safety
+    ///
+    /// As for `open`; the caller holds the address list lock.
+    unsafe extern "C" fn set_rx_mode(dev: *mut bindings::net_device) {
+        // SAFETY: per the function's safety requirements.
+        let d = unsafe { Device::<T>::from_raw(dev) };
+        let mode = RxMode { dev: &d.0 };
+        T::set_rx_mode(d, &mode);
+    }
+
+    /// # Safety
+    ///
+    /// As for `open`; `addr` points to a `struct sockaddr`.
+    unsafe extern "C" fn set_mac_address(
+        dev: *mut bindings::net_device,
+        addr: *mut c_void,
+    ) -> c_int {
+        from_result(|| {
+            // SAFETY: per the function's safety requirements; the core holds RTNL.
+            let (d, rtnl) = unsafe { (Device::<T>::from_raw(dev), Rtnl::assume_held()) };
+            let sa = addr.cast::<bindings::sockaddr>();
+            let mut mac = [0u8; ETH_ALEN];
+            // SAFETY: `sa_data` holds at least `ETH_ALEN` bytes.
+            unsafe {
+                core::ptr::copy_nonoverlapping(
+                    (&raw const (*sa).sa_data).cast::<u8>(),
+                    mac.as_mut_ptr(),
+                    ETH_ALEN,
+                )
+            };
+            if !is_valid_ether_addr(&mac) {
+                return Err(EADDRNOTAVAIL);
+            }
+            T::set_mac_address(d, &rtnl, &mac)?;
+            // SAFETY: `dev` is valid and RTNL is held.
+            unsafe { bindings::eth_hw_addr_set(dev, mac.as_ptr()) };
+            Ok(0)
+        })
+    }
+
+    /// # Safety
+    ///
+    /// As for `open`.
+    unsafe extern "C" fn change_mtu(dev: *mut bindings::net_device, new_mtu: c_int) -> c_int {
+        from_result(|| {
+            // SAFETY: per the function's safety requirements; the core holds RTNL.
+            let (d, rtnl) = unsafe { (Device::<T>::from_raw(dev), Rtnl::assume_held()) };
+            let mtu = u32::try_from(new_mtu).map_err(|_| EINVAL)?;
+            T::change_mtu(d, &rtnl, mtu)?;
+            // SAFETY: `dev` is valid; this is `WRITE_ONCE(dev->mtu, new_mtu)`.
+            unsafe { core::ptr::write_volatile(&raw mut (*dev).mtu, mtu) };
+            Ok(0)
+        })
+    }
+}

@@ -1,0 +1,222 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! Page pools: recycled, pre-mapped receive buffers.
+//!
+//! A [`PagePool`] hands out [`Page`]s that are DMA-mapped for the device and synced for it by
+//! the pool. A page is owned by value: it goes back to its pool when it is recycled with the
+//! number of bytes the device wrote ([`Page::recycle`]), when it becomes part of an skb
+//! ([`Page::build_skb`]), or when it is dropped. Because each of those consumes the page, a
+//! page cannot be read after it was recycled.
+//!
+//! C headers: [`include/net/page_pool/types.h`](srctree/include/net/page_pool/types.h),
+//! [`include/net/page_pool/helpers.h`](srctree/include/net/page_pool/helpers.h).
+
+use crate::{
+    bindings, device,
+    dma::DmaAddress,
+    net::{napi::NapiContext, skb::SkBuff},
+    prelude::*,
+};
+use core::ptr::NonNull;
+
+/// Size of one page, the unit a pool hands out (order-0 pools only).
+pub const PAGE_SIZE: u32 = bindings::PAGE_SIZE as u32;
+
+/// Tail room `build_skb` needs after the data for `struct skb_shared_info`.
+pub const SKB_SHINFO_SIZE: u32 = bindings::SKB_SHINFO_SIZE as u32;
+
+/// Parameters of a [`PagePool`].
+pub struct Params {
+    /// Number of pages the pool keeps ready (usually the ring size).
+    pub pool_size: u32,
+    /// Offset in the page where the device starts writing (the headroom).
+    pub offset: u32,
+    /// The most bytes the device may write from `offset`: the pool syncs at most this much.
+    pub max_len: u32,
+}
+
+/// A page pool that maps its pages for the device and syncs them before reuse
+/// (`PP_FLAG_DMA_MAP | PP_FLAG_DMA_SYNC_DEV`), for device-to-memory DMA.
+///
+/// # Invariants
+///
+/// `self.0` is a page pool created by [`PagePool::new`] and destroyed on drop.
+pub struct PagePool(NonNull<bindings::page_pool>);
+
+// SAFETY: A page pool may be used from any CPU; the allocation fast path is only used through
+// `&mut self` or the NAPI context of its owner (see `alloc`).
+unsafe impl Send for PagePool {}
+// SAFETY: `&PagePool` only reads pool statistics and the pool pointer.
+unsafe impl Sync for PagePool {}
+
+impl PagePool {
+    /// Creates a pool for `dev`.
+    pub fn new(dev: &device::Device<device::Bound>, params: &Params) -> Result<Self> {
+        if params.offset.checked_add(params.max_len).ok_or(EINVAL)? > PAGE_SIZE {
+            return Err(EINVAL);
+        }
+        // SAFETY: All-zero is a valid `page_pool_params` (no callbacks, no napi).
+        let mut p: bindings::page_pool_params = unsafe { core::mem::zeroed() };
+        p.__bindgen_anon_1.fast = bindings::page_pool_params__bindgen_ty_1_page_pool_params_fast {
+            order: 0,
+            pool_size: params.pool_size,
+            nid: bindings::NUMA_NO_NODE,
+            dev: dev.as_raw(),
+            napi: core::ptr::null_mut(),
+            dma_dir: bindings::dma_data_direction::DMA_FROM_DEVICE,
+            max_len: params.max_len,
+            offset: params.offset,
+        };
+        // SAFETY: Reading the zeroed slow group as a whole is valid.
+        let mut slow = unsafe { p.__bindgen_anon_2.slow };
+        slow.flags = bindings::PP_FLAG_DMA_MAP | bindings::PP_FLAG_DMA_SYNC_DEV;
+        p.__bindgen_anon_2.slow = slow;
+        // SAFETY: `p` is fully initialised; `dev` outlives the pool's use by the driver, and
+        // the pool keeps its own reference for in-flight pages.
+        let pool = unsafe { bindings::page_pool_create(&p) };
+        if pool.is_null() {
+            return Err(ENOMEM);
+        }
+        let pool = crate::error::from_err_ptr(pool)?;
+        // INVARIANT: created above.
+        Ok(Self(NonNull::new(pool).ok_or(ENOMEM)?))
+    }
+
+    /// Takes a page from the pool, mapped and synced for the device; `None` when memory is
+    /// short (the caller must count the failure).
+    ///
+    /// `&mut self` makes the single-consumer fast path exclusive: a pool is refilled only by
+    /// its owner.
+    pub fn alloc(&mut self) -> Option<Page> {
+        // SAFETY: `self.0` is a live pool; exclusive access per `&mut self`.
+        let page = unsafe { bindings::page_pool_dev_alloc_pages(self.0.as_ptr()) };
+        // INVARIANT: a non-null page came from this pool and is ours.
+        NonNull::new(page).map(Page)
+    }
+
+    /// Returns the raw pool.
+    pub fn as_raw(&self) -> *mut bindings::page_pool {
+        self.0.as_ptr()
+    }
+}
+
+impl Drop for PagePool {
+    fn drop(&mut self) {
+        // SAFETY: `self.0` is live; C defers the release until every in-flight page came back.
+        unsafe { bindings::page_pool_destroy(self.0.as_ptr()) };
+    }
+}
+
+/// A page owned by the driver, taken from a [`PagePool`].
+///
+/// # Invariants
+///
+/// `self.0` is a page allocated from a live page pool (`page->pp`), with one reference owned by
+/// this object.
+pub struct Page(NonNull<bindings::page>);
+
+// SAFETY: Page ownership can move between CPUs.
+unsafe impl Send for Page {}
+// SAFETY: `&Page` only reads.
+unsafe impl Sync for Page {}
+
+impl Page {
+    fn pool(&self) -> *mut bindings::page_pool {
+        // SAFETY: `self.0` is a page pool page (type invariant).
+        unsafe { bindings::page_pool_of(self.0.as_ptr()) }
+    }
+
+    /// The DMA address of the start of the page.
+    pub fn dma_addr(&self) -> DmaAddress {
+        // SAFETY: The page belongs to a DMA-mapping pool.
+        unsafe { bindings::page_pool_get_dma_addr(self.0.as_ptr()) }
+    }
+
+    /// Makes the `len` bytes the device wrote at the pool's offset visible to the CPU and
+    /// returns them. Fails with `EINVAL` if they do not fit in the page: a device reporting a
+    /// longer frame than its buffer is stopped here, before anything reads it.
+    pub fn sync_for_cpu(&mut self, len: u32) -> Result<&[u8]> {
+        let pool = self.pool();
+        // SAFETY: `pool` is the live pool of this page.
+        let offset = unsafe { (*pool).p.offset };
+        if offset.checked_add(len).ok_or(EINVAL)? > PAGE_SIZE {
+            return Err(EINVAL);
+        }
+        // SAFETY: The range is inside the page; the pool mapped it.
+        unsafe { bindings::page_pool_dma_sync_for_cpu(pool, self.0.as_ptr(), 0, len) };
+        // SAFETY: The page is in the kernel's linear map (order-0 pool pages), we own it, and
+        // the range is inside it.
+        Ok(unsafe {
+            let base = bindings::page_pool_page_address(self.0.as_ptr()).cast::<u8>();
+            core::slice::from_raw_parts(base.add(offset as usize), len as usize)
+        })
+    }
+
+    /// Gives the page back to its pool from the pool's NAPI poll, telling it that the device
+    /// wrote `dirty_len` bytes from the pool's offset: only those are synced for the device
+    /// again. Pass 0 for a page the device never wrote (teardown, errored descriptor): then no
+    /// sync is done at all.
+    pub fn recycle(self, _ctx: &NapiContext<'_>, dirty_len: u32) {
+        let (pool, page) = (self.pool(), self.into_raw());
+        // SAFETY: We own `page` and give it back; in NAPI context direct recycling is allowed.
+        unsafe { bindings::page_pool_put_page(pool, page, dirty_len, true) };
+    }
+
+    /// Gives the page back to its pool from any context, syncing `dirty_len` bytes.
+    pub fn release(self, dirty_len: u32) {
+        let (pool, page) = (self.pool(), self.into_raw());
+        // SAFETY: We own `page` and give it back; `allow_direct = false` is safe anywhere.
+        unsafe { bindings::page_pool_put_page(pool, page, dirty_len, false) };
+    }
+
+    /// Builds an skb around the page (`napi_build_skb()`): `len` bytes of frame at `headroom`,
+    /// the page returning to its pool when the stack frees the skb.
+    ///
+    /// On allocation failure, or if the frame does not fit in front of the skb's shared info,
+    /// the page is handed back so the caller can recycle it and count the failure.
+    pub fn build_skb(
+        self,
+        _ctx: &NapiContext<'_>,
+        headroom: u32,
+        len: u32,
+    ) -> core::result::Result<SkBuff, Page> {
+        let fits = headroom
+            .checked_add(len)
+            .and_then(|n| n.checked_add(SKB_SHINFO_SIZE))
+            .is_some_and(|n| n <= PAGE_SIZE);
+        if !fits {
+            return Err(self);
+        }
+        // SAFETY: The page is ours and mapped in the linear map.
+        let va = unsafe { bindings::page_pool_page_address(self.0.as_ptr()) };
+        // SAFETY: In NAPI context (token); `va` is a whole page we own.
+        let skb = unsafe { bindings::napi_build_skb(va, PAGE_SIZE) };
+        if skb.is_null() {
+            return Err(self);
+        }
+        // The skb owns the page now.
+        let _ = self.into_raw();
+        // SAFETY: `skb` is new and ours; the sizes were checked above against the page.
+        unsafe {
+            bindings::skb_reserve(skb, headroom as c_int);
+            bindings::skb_put(skb, len);
+            bindings::skb_mark_for_recycle(skb);
+            Ok(SkBuff::from_raw(skb))
+        }
+    }
+
+    fn into_raw(self) -> *mut bindings::page {
+        let p = self.0.as_ptr();
+        core::mem::forget(self);
+        p
+    }
+}
+
+impl Drop for Page {
+    fn drop(&mut self) {
+        // A page dropped without being recycled was not written as far as we know: sync
+        // nothing.
+        // SAFETY: We own the page; `allow_direct = false` is safe in any context.
+        unsafe { bindings::page_pool_put_page(self.pool(), self.0.as_ptr(), 0, false) };
+    }
+}

@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! Socket buffers (`struct sk_buff`).
+//!
+//! [`SkBuff`] is an owned reference to an skb: it is freed when dropped (as a drop, with
+//! `dev_kfree_skb_any()`), so an skb can neither leak nor be freed twice. Functions that are
+//! only valid in NAPI context (building, allocating or consuming skbs through the per-CPU NAPI
+//! cache) live on [`NapiContext`](crate::net::napi::NapiContext), not here.
+//!
+//! C header: [`include/linux/skbuff.h`](srctree/include/linux/skbuff.h).
+
+use crate::{bindings, error::to_result, net::netdev, prelude::*};
+use core::ptr::NonNull;
+
+/// An owned socket buffer.
+///
+/// # Invariants
+///
+/// `self.0` points to a valid `struct sk_buff` of which this object owns one reference.
+pub struct SkBuff(NonNull<bindings::sk_buff>);
+
+// SAFETY: An skb may be handed between CPUs; this object owns its reference exclusively.
+unsafe impl Send for SkBuff {}
+// SAFETY: `&SkBuff` only reads.
+unsafe impl Sync for SkBuff {}
+
+/// Checksum state of a received frame.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum RxChecksum {
+    /// Nothing was verified (`CHECKSUM_NONE`): the stack checks it.
+    None,
+    /// The hardware verified the L4 checksum (`CHECKSUM_UNNECESSARY`).
+    Unnecessary,
+}
+
+/// Kind of RSS hash a received frame carries.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum HashType {
+    /// Computed over L3 addresses only.
+    L3,
+    /// Computed over L3 addresses and L4 ports.
+    L4,
+}
+
+impl SkBuff {
+    /// Takes ownership of one reference to `ptr`.
+    ///
+    /// # Safety
+    ///
+    /// `ptr` must be a valid skb whose reference the caller gives up.
+    pub(crate) unsafe fn from_raw(ptr: *mut bindings::sk_buff) -> Self {
+        // SAFETY: valid pointers are non-null.
+        Self(unsafe { NonNull::new_unchecked(ptr) })
+    }
+
+    /// Gives up ownership and returns the raw pointer.
+    pub(crate) fn into_raw(self) -> *mut bindings::sk_buff {
+        let p = self.0.as_ptr();
+        core::mem::forget(self);
+        p
+    }
+
+    /// Returns the raw pointer, still owned by `self`.
+    pub fn as_raw(&self) -> *mut bindings::sk_buff {
+        self.0.as_ptr()
+    }
+
+    /// Total length of the data (linear part and fragments).
+    pub fn len(&self) -> u32 {
+        // SAFETY: `self.0` is valid (type invariant).
+        unsafe { (*self.as_raw()).len }
+    }
+
+    /// Whether the skb carries no data.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Length of the linear part.
+    pub fn headlen(&self) -> u32 {
+        // SAFETY: `self.0` is valid.
+        unsafe { bindings::skb_headlen(self.as_raw()) }
+    }
+
+    /// Number of page fragments.
+    pub fn nr_frags(&self) -> u32 {
+        // SAFETY: `self.0` is valid.
+        u32::from(unsafe { bindings::skb_nr_frags(self.as_raw()) })
+    }
+
+    /// The linear data.
+    pub fn data(&self) -> &[u8] {
+        // SAFETY: `data` points to `headlen` initialised bytes owned by the skb.
+        unsafe { core::slice::from_raw_parts((*self.as_raw()).data, self.headlen() as usize) }
+    }
+
+    /// The TX queue the stack chose for this skb.
+    pub fn queue_mapping(&self) -> u16 {
+        // SAFETY: `self.0` is valid.
+        unsafe { bindings::skb_get_queue_mapping(self.as_raw()) }
+    }
+
+    /// Pads the frame with zeroes to at least `len` bytes (`skb_put_padto()`).
+    ///
+    /// On failure the skb has been freed, as the C function does; the caller only counts the
+    /// drop.
+    pub fn put_padto(self, len: u32) -> Result<Self> {
+        let raw = self.into_raw();
+        // SAFETY: `raw` is a valid, owned skb; on error C frees it.
+        to_result(unsafe { bindings::skb_put_padto(raw, len) })?;
+        // SAFETY: on success we still own `raw`.
+        Ok(unsafe { Self::from_raw(raw) })
+    }
+
+    /// Makes the skb linear (`skb_linearize()`).
+    pub fn linearize(&mut self) -> Result {
+        // SAFETY: `self.0` is valid and owned.
+        to_result(unsafe { bindings::skb_linearize(self.as_raw()) })
+    }
+
+    /// Reserves `len` bytes of headroom in an empty skb.
+    pub fn reserve(&mut self, len: u32) -> Result {
+        // SAFETY: `self.0` is valid.
+        if self.len() != 0 || unsafe { bindings::skb_tailroom(self.as_raw()) } < len {
+            return Err(EINVAL);
+        }
+        // SAFETY: checked above that the skb is empty and has the room.
+        unsafe { bindings::skb_reserve(self.as_raw(), len as c_int) };
+        Ok(())
+    }
+
+    /// Appends `len` bytes to the linear data and returns them (`skb_put()`), or `EMSGSIZE`
+    /// if the skb lacks the tailroom.
+    pub fn put(&mut self, len: u32) -> Result<&mut [u8]> {
+        // SAFETY: `self.0` is valid.
+        if unsafe { bindings::skb_tailroom(self.as_raw()) } < len {
+            return Err(EMSGSIZE);
+        }
+        // SAFETY: the tailroom was checked, so `skb_put` cannot overrun.
+        let p = unsafe { bindings::skb_put(self.as_raw(), len) };
+        // SAFETY: `p` points to `len` bytes owned by the skb, exclusively ours via `&mut self`.
+        Ok(unsafe { core::slice::from_raw_parts_mut(p.cast::<u8>(), len as usize) })
+    }
+
+    /// Appends a copy of `data`.
+    pub fn put_slice(&mut self, data: &[u8]) -> Result {
+        let len = u32::try_from(data.len())?;
+        self.put(len)?.copy_from_slice(data);
+        Ok(())
+    }
+
+    /// Sets the protocol from the Ethernet header and pulls it (`eth_type_trans()`); also
+    /// records the receiving device.
+    pub fn eth_type_trans<T: netdev::Operations>(&mut self, dev: &netdev::Device<T>) -> Result {
+        if self.headlen() < bindings::ETH_HLEN {
+            return Err(EINVAL);
+        }
+        // SAFETY: `self.0` is valid with at least an Ethernet header of linear data; `dev` is
+        // a valid net_device.
+        unsafe {
+            let proto = bindings::eth_type_trans(self.as_raw(), dev.as_raw());
+            (*self.as_raw()).__bindgen_anon_4.headers.as_mut().protocol = proto;
+        }
+        Ok(())
+    }
+
+    /// Records what the hardware verified of the checksum.
+    pub fn set_rx_checksum(&mut self, csum: RxChecksum) {
+        let v = match csum {
+            RxChecksum::None => bindings::CHECKSUM_NONE,
+            RxChecksum::Unnecessary => bindings::CHECKSUM_UNNECESSARY,
+        };
+        // SAFETY: `self.0` is valid and owned; `ip_summed` is a 2-bit field of the header
+        // group.
+        unsafe {
+            (*self.as_raw())
+                .__bindgen_anon_4
+                .headers
+                .as_mut()
+                .set_ip_summed(v as u8)
+        };
+    }
+
+    /// Records the queue the frame arrived on.
+    pub fn record_rx_queue(&mut self, queue: u16) {
+        // SAFETY: `self.0` is valid.
+        unsafe { bindings::skb_record_rx_queue(self.as_raw(), queue) };
+    }
+
+    /// Records the RSS hash the hardware computed.
+    pub fn set_hash(&mut self, hash: u32, kind: HashType) {
+        let t = match kind {
+            HashType::L3 => bindings::pkt_hash_types_PKT_HASH_TYPE_L3,
+            HashType::L4 => bindings::pkt_hash_types_PKT_HASH_TYPE_L4,
+        };
+        // SAFETY: `self.0` is valid.
+        unsafe { bindings::skb_set_hash(self.as_raw(), hash, t) };
+    }
+
+    /// Lets the stack return the skb's page_pool pages to their pool when it frees the skb.
+    pub fn mark_for_recycle(&mut self) {
+        // SAFETY: `self.0` is valid.
+        unsafe { bindings::skb_mark_for_recycle(self.as_raw()) };
+    }
+
+    /// Frees the skb as successfully transmitted, from any context (`dev_consume_skb_any()`).
+    pub fn consume(self) {
+        // SAFETY: we own the reference and give it up.
+        unsafe { bindings::dev_consume_skb_any(self.into_raw()) };
+    }
+
+    /// Hands the frame to the stack outside NAPI (`netif_receive_skb()`).
+    pub fn receive(self) {
+        // SAFETY: we own the reference and give it up.
+        unsafe { bindings::netif_receive_skb(self.into_raw()) };
+    }
+}
+
+impl Drop for SkBuff {
+    fn drop(&mut self) {
+        // SAFETY: we own one reference; safe in any context.
+        unsafe { bindings::dev_kfree_skb_any(self.as_raw()) };
+    }
+}
