@@ -114,3 +114,8 @@ __rust_helper gro_result_t rust_helper_napi_gro_receive(struct napi_struct *napi
 {
 	return napi_gro_receive(napi, skb);
 }
+
+__rust_helper unsigned int rust_helper_num_online_cpus(void)
+{
+	return num_online_cpus();
+}

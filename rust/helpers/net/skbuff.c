@@ -63,3 +63,10 @@ __rust_helper void rust_helper_dev_consume_skb_any(struct sk_buff *skb)
 {
 	dev_consume_skb_any(skb);
 }
+
+__rust_helper void rust_helper_skb_add_rx_frag(struct sk_buff *skb, int i,
+					       struct page *page, int off, int size,
+					       unsigned int truesize)
+{
+	skb_add_rx_frag(skb, i, page, off, size, truesize);
+}

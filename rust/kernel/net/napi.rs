@@ -38,13 +38,7 @@ pub trait Poll: Send + Sync + Sized {
 /// Proof of running in the poll routine of one NAPI instance, in softirq context.
 ///
 /// Only [`Napi`]'s poll callback creates one and it cannot leave that call: it is neither
-/// `Send` nor `Clone`, and it is handed out by reference.
-///
-/// ```compile_fail
-/// use kernel::net::napi::NapiContext;
-/// // There is no public constructor: process context cannot make one.
-/// let ctx = NapiContext { napi: core::ptr::null_mut(), budget: 64, _p: core::marker::PhantomData };
-/// ```
+/// `Send` nor `Clone`, and it is handed out by reference. It has no public constructor.
 pub struct NapiContext<'a> {
     napi: *mut bindings::napi_struct,
     budget: u32,
@@ -94,6 +88,7 @@ impl NapiContext<'_> {
 pub struct Napi<P: Poll> {
     #[pin]
     inner: Opaque<bindings::napi_struct>,
+    #[pin]
     data: P,
     state: UnsafeCell<P::State>,
     enabled: UnsafeCell<bool>,
@@ -111,7 +106,7 @@ impl<P: Poll> Napi<P> {
     /// Creates a NAPI instance on `dev`, initially disabled.
     pub fn new(
         dev: &netdev::Unregistered<P::Owner>,
-        data: P,
+        data: impl PinInit<P, Error>,
         state: P::State,
     ) -> impl PinInit<Self, Error> {
         let raw_dev = dev.as_raw();
@@ -124,7 +119,7 @@ impl<P: Poll> Napi<P> {
                     bindings::netif_napi_add(raw_dev, napi, Some(Self::poll_callback));
                 }
             }),
-            data,
+            data <- data,
             state: UnsafeCell::new(state),
             enabled: UnsafeCell::new(false),
             _pin: PhantomPinned,

@@ -45,6 +45,18 @@ pub fn is_valid_ether_addr(addr: &MacAddress) -> bool {
     unsafe { bindings::is_valid_ether_addr(addr.as_ptr()) }
 }
 
+/// Fills `key` with the system-wide random RSS key (`netdev_rss_key_fill()`).
+pub fn rss_key_fill(key: &mut [u8]) {
+    // SAFETY: `key` is valid for writes of its length.
+    unsafe { bindings::netdev_rss_key_fill(key.as_mut_ptr().cast(), key.len()) };
+}
+
+/// Number of CPUs currently online.
+pub fn num_online_cpus() -> u32 {
+    // SAFETY: Reads a global counter.
+    unsafe { bindings::num_online_cpus() }
+}
+
 /// Interface statistics, as reported by `ndo_get_stats64` (`struct rtnl_link_stats64`).
 pub type Stats64 = bindings::rtnl_link_stats64;
 
@@ -656,3 +668,14 @@ impl<T: Operations> OpsTable<T> {
         })
     }
 }
+
+/// Scatter/gather: the device can transmit skbs with page fragments.
+pub const NETIF_F_SG: u64 = bindings::NETIF_F_SG;
+/// The device computes TCP/UDP checksums over IPv4.
+pub const NETIF_F_IP_CSUM: u64 = bindings::NETIF_F_IP_CSUM;
+/// The device computes TCP/UDP checksums over IPv6.
+pub const NETIF_F_IPV6_CSUM: u64 = bindings::NETIF_F_IPV6_CSUM;
+/// The device verifies received checksums.
+pub const NETIF_F_RXCSUM: u64 = bindings::NETIF_F_RXCSUM;
+/// The device reports an RSS hash for received frames.
+pub const NETIF_F_RXHASH: u64 = bindings::NETIF_F_RXHASH;

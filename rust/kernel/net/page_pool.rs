@@ -169,33 +169,32 @@ impl Page {
         unsafe { bindings::page_pool_put_page(pool, page, dirty_len, false) };
     }
 
-    /// Builds an skb around the page (`napi_build_skb()`): `len` bytes of frame at `headroom`,
-    /// the page returning to its pool when the stack frees the skb.
+    /// Builds an skb around the page (`napi_build_skb()`) holding the `len` bytes the device
+    /// wrote at the pool's offset, which stays as headroom; the page returns to its pool when
+    /// the stack frees the skb.
     ///
     /// On allocation failure, or if the frame does not fit in front of the skb's shared info,
     /// the page is handed back so the caller can recycle it and count the failure.
-    pub fn build_skb(
-        self,
-        _ctx: &NapiContext<'_>,
-        headroom: u32,
-        len: u32,
-    ) -> core::result::Result<SkBuff, Page> {
+    pub fn build_skb(self, _ctx: &NapiContext<'_>, len: u32) -> core::result::Result<SkBuff, Page> {
+        let mut page = self;
+        // SAFETY: `pool` is the live pool of this page.
+        let headroom = unsafe { (*page.pool()).p.offset };
         let fits = headroom
             .checked_add(len)
             .and_then(|n| n.checked_add(SKB_SHINFO_SIZE))
             .is_some_and(|n| n <= PAGE_SIZE);
-        if !fits {
-            return Err(self);
+        if !fits || page.sync_for_cpu(len).is_err() {
+            return Err(page);
         }
         // SAFETY: The page is ours and mapped in the linear map.
-        let va = unsafe { bindings::page_pool_page_address(self.0.as_ptr()) };
+        let va = unsafe { bindings::page_pool_page_address(page.0.as_ptr()) };
         // SAFETY: In NAPI context (token); `va` is a whole page we own.
         let skb = unsafe { bindings::napi_build_skb(va, PAGE_SIZE) };
         if skb.is_null() {
-            return Err(self);
+            return Err(page);
         }
         // The skb owns the page now.
-        let _ = self.into_raw();
+        let _ = page.into_raw();
         // SAFETY: `skb` is new and ours; the sizes were checked above against the page.
         unsafe {
             bindings::skb_reserve(skb, headroom as c_int);
@@ -203,6 +202,32 @@ impl Page {
             bindings::skb_mark_for_recycle(skb);
             Ok(SkBuff::from_raw(skb))
         }
+    }
+
+    /// Adds the `len` bytes the device wrote at the pool's offset to `skb` as a page fragment;
+    /// the page returns to its pool when the stack frees the skb. On failure (the skb has no
+    /// fragment slot left, or `len` does not fit) the page is handed back.
+    pub fn add_to_skb(self, skb: &mut SkBuff, len: u32) -> core::result::Result<(), Page> {
+        let mut page = self;
+        if page.sync_for_cpu(len).is_err() {
+            return Err(page);
+        }
+        // SAFETY: `pool` is the live pool of this page.
+        let offset = unsafe { (*page.pool()).p.offset };
+        if skb.nr_frags() >= crate::net::skb::MAX_FRAGS {
+            return Err(page);
+        }
+        let raw = page.into_raw();
+        // SAFETY: we give up our page reference; `offset + len` is inside the page (checked by
+        // `sync_for_cpu`) and a fragment slot is free (checked above).
+        let r = unsafe { skb.add_rx_frag(raw, offset, len, PAGE_SIZE) };
+        // The slot was checked above, so this cannot fail; keep the page owned if it did.
+        if r.is_err() {
+            // SAFETY: the page reference was not taken by the skb.
+            return Err(Page(unsafe { NonNull::new_unchecked(raw) }));
+        }
+        skb.mark_for_recycle();
+        Ok(())
     }
 
     fn into_raw(self) -> *mut bindings::page {

@@ -9,7 +9,13 @@
 //!
 //! C header: [`include/linux/skbuff.h`](srctree/include/linux/skbuff.h).
 
-use crate::{bindings, error::to_result, net::netdev, prelude::*};
+use crate::{
+    bindings, device,
+    dma::{streaming::Mapping, DataDirection, DmaAddress},
+    error::to_result,
+    net::netdev,
+    prelude::*,
+};
 use core::ptr::NonNull;
 
 /// An owned socket buffer.
@@ -213,6 +219,91 @@ impl SkBuff {
     pub fn receive(self) {
         // SAFETY: we own the reference and give it up.
         unsafe { bindings::netif_receive_skb(self.into_raw()) };
+    }
+}
+
+/// Most page fragments an skb can hold.
+pub const MAX_FRAGS: u32 = bindings::MAX_SKB_FRAGS;
+
+impl SkBuff {
+    /// Maps the linear data of a linear skb for the device to read.
+    ///
+    /// On failure the skb is handed back with the error, so the caller can count and drop it.
+    pub fn dma_map(
+        self,
+        dev: &device::Device<device::Bound>,
+    ) -> core::result::Result<MappedSkb, (SkBuff, Error)> {
+        if self.nr_frags() != 0 {
+            return Err((self, EINVAL));
+        }
+        let data = self.data();
+        // SAFETY: The linear data stays valid and unmodified while the skb is alive; the
+        // mapping is dropped before the skb (field order of `MappedSkb`, `into_skb`).
+        let map =
+            unsafe { Mapping::map_single(dev, data.as_ptr(), data.len(), DataDirection::ToDevice) };
+        match map {
+            Ok(map) => Ok(MappedSkb { map, skb: self }),
+            Err(e) => Err((self, e)),
+        }
+    }
+
+    /// Appends `len` bytes at `offset` of `page` as a fragment of `truesize` bytes
+    /// (`skb_add_rx_frag()`), taking over the page reference.
+    ///
+    /// # Safety
+    ///
+    /// `page` must be a page reference the caller gives up, with `offset + len` inside it.
+    pub(crate) unsafe fn add_rx_frag(
+        &mut self,
+        page: *mut bindings::page,
+        offset: u32,
+        len: u32,
+        truesize: u32,
+    ) -> Result {
+        let i = self.nr_frags();
+        if i >= MAX_FRAGS {
+            return Err(EMSGSIZE);
+        }
+        // SAFETY: `i` is a free slot; page and range are valid per the safety requirements.
+        unsafe {
+            bindings::skb_add_rx_frag(
+                self.as_raw(),
+                i as c_int,
+                page,
+                offset as c_int,
+                len as c_int,
+                truesize,
+            )
+        };
+        Ok(())
+    }
+}
+
+/// A linear skb whose data is mapped for the device (see [`SkBuff::dma_map`]).
+///
+/// The mapping is always undone before the skb is freed or handed back.
+pub struct MappedSkb {
+    // Declared first: dropped (unmapped) before `skb`.
+    map: Mapping,
+    skb: SkBuff,
+}
+
+impl MappedSkb {
+    /// Bus address of the data.
+    pub fn dma_addr(&self) -> DmaAddress {
+        self.map.dma_addr()
+    }
+
+    /// The skb, still mapped.
+    pub fn skb(&self) -> &SkBuff {
+        &self.skb
+    }
+
+    /// Unmaps the data and returns the skb.
+    pub fn into_skb(self) -> SkBuff {
+        let MappedSkb { map, skb } = self;
+        drop(map);
+        skb
     }
 }
 

@@ -143,3 +143,79 @@ pub(crate) fn set_rar0(bar: &Bar0<'_>, mac: &MacAddr) -> Result {
     );
     Ok(())
 }
+
+/// PHY register 0 (BMCR) value that restarts autonegotiation, advertising 1000 full duplex.
+const BMCR_AUTONEG_RESTART: u32 = (1 << 12) | (1 << 9) | (1 << 8) | (1 << 6);
+
+/// Address of the 82576's internal PHY on its MDIO bus.
+const PHY_ADDR: u32 = 1;
+
+/// Writes PHY register `reg` through MDIC and waits for completion.
+pub(crate) fn phy_write(bar: &Bar0<'_>, reg: u32, val: u32) -> Result {
+    let cmd = regs::MDIC::zeroed()
+        .try_with_data(val)?
+        .try_with_regadd(reg)?
+        .try_with_phyadd(PHY_ADDR)?
+        .with_op_write(true);
+    bar.write_reg(cmd);
+    let done = read_poll_timeout(
+        || Ok(bar.read(regs::MDIC)),
+        |m| m.ready(),
+        Delta::from_micros(50),
+        Delta::from_millis(100),
+    )?;
+    if done.error() {
+        return Err(EIO);
+    }
+    Ok(())
+}
+
+/// Starts link negotiation: the link comes up later and is reported by a link status change
+/// interrupt.
+pub(crate) fn start_link(bar: &Bar0<'_>) -> Result {
+    bar.update(regs::CTRL, |c| c.with_slu(true));
+    phy_write(bar, 0, BMCR_AUTONEG_RESTART)
+}
+
+/// Whether the MAC reports the link up.
+pub(crate) fn link_up(bar: &Bar0<'_>) -> bool {
+    bar.read(regs::STATUS).lu()
+}
+
+/// Link speed in Mb/s as the MAC reports it.
+pub(crate) fn link_speed(bar: &Bar0<'_>) -> u32 {
+    match bar.read(regs::STATUS).speed().get() {
+        0 => 10,
+        1 => 100,
+        _ => 1000,
+    }
+}
+
+/// The bit of the 4096-bit multicast table that `addr` hashes to (filter type 0: address
+/// bits 47:36).
+pub(crate) fn mta_hash(addr: &[u8; 6]) -> u32 {
+    ((u32::from(addr[4]) >> 4) | (u32::from(addr[5]) << 4)) & 0xfff
+}
+
+/// Which ring a tail register belongs to.
+#[derive(Clone, Copy)]
+pub(crate) enum TailReg {
+    Rx,
+    Tx,
+}
+
+/// Moves the tail of RX or TX queue `q` to `tail`: the doorbell.
+pub(crate) fn write_tail(bar: &Bar0<'_>, kind: TailReg, q: u16, tail: u32) {
+    let q = usize::from(q);
+    // Queue indices come from our own queue count (at most 8) and tails from ring indices
+    // below RING_SIZE, so neither check can fail; they only keep the accesses provably in
+    // bounds.
+    let _ = match kind {
+        TailReg::Rx => regs::RDT::try_at(q)
+            .ok_or(EINVAL)
+            .and_then(|loc| bar.try_write(loc, regs::RDT::zeroed().try_with_tail(tail)?)),
+        TailReg::Tx => regs::TDT::try_at(q)
+            .ok_or(EINVAL)
+            .and_then(|loc| bar.try_write(loc, regs::TDT::zeroed().try_with_tail(tail)?)),
+    };
+}

@@ -8,14 +8,23 @@
 
 use kernel::{
     device::Core,
+    net::netdev::{self, Config},
     pci,
-    prelude::*, //
+    prelude::*,
+    sync::Arc,
 };
 
 mod hw;
+mod net;
+mod queue;
 mod regs;
 
-use hw::{Bar0, MacAddr};
+use hw::MacAddr;
+use net::{IgbNet, MAX_MTU};
+use queue::Hw;
+
+/// Most queue pairs the 82576 offers a PF without VMDq.
+const MAX_QUEUES: u32 = 8;
 
 /// PCI device ID of the 82576 copper NIC (the one QEMU's `-device igb` models).
 const E1000_DEV_ID_82576: u32 = 0x10c9;
@@ -23,7 +32,8 @@ const E1000_DEV_ID_82576: u32 = 0x10c9;
 /// Per-device state, alive from a successful probe until unbind.
 struct IgbData<'bound> {
     pdev: &'bound pci::Device,
-    bar: Bar0<'bound>,
+    /// Dropping it unregisters the interface, then resets the MAC and frees the rings.
+    _netdev: netdev::Registration<IgbNet<'bound>>,
     perm_addr: MacAddr,
 }
 
@@ -66,26 +76,41 @@ impl pci::Driver for IgbDriver {
         }
         hw::set_rar0(&bar, &perm_addr)?;
 
+        let nq = netdev::num_online_cpus().clamp(1, MAX_QUEUES);
+        let hw = Arc::new(Hw { bar, pdev }, GFP_KERNEL)?;
+        let config = Config {
+            mac: perm_addr.0,
+            min_mtu: 68,
+            max_mtu: MAX_MTU,
+            hw_features: netdev::NETIF_F_RXCSUM | netdev::NETIF_F_RXHASH,
+            features: netdev::NETIF_F_RXCSUM | netdev::NETIF_F_RXHASH,
+            real_tx_queues: nq,
+            real_rx_queues: nq,
+        };
+        // `nq` is at most 8.
+        let netdev = netdev::Registration::new(pdev.as_ref(), nq, nq, &config, |unreg| {
+            IgbNet::new(unreg, hw, nq as u16)
+        })
+        .inspect_err(|e| dev_err!(pdev, "cannot register the interface: {:?}\n", e))?;
+
         dev_info!(
             pdev,
-            "Intel 82576 (rev {:#x}), permanent MAC {}\n",
+            "Intel 82576 (rev {:#x}), permanent MAC {}, {} queue pairs, interface {}\n",
             pdev.revision_id(),
-            perm_addr
+            perm_addr,
+            nq,
+            netdev.device().name()
         );
 
         Ok(IgbData {
             pdev,
-            bar,
+            _netdev: netdev,
             perm_addr,
         })
     }
 
-    fn unbind<'bound>(_pdev: &'bound pci::Device<Core<'_>>, this: Pin<&Self::Data<'bound>>) {
-        // Leave the device as reset left it: no interrupts, no DMA.
-        hw::disable_interrupts(&this.bar);
-        if hw::reset(&this.bar).is_err() {
-            dev_warn!(this.pdev, "MAC reset on unbind timed out\n");
-        }
+    fn unbind<'bound>(pdev: &'bound pci::Device<Core<'_>>, _this: Pin<&Self::Data<'bound>>) {
+        dev_dbg!(pdev, "unbinding\n");
     }
 }
 

@@ -63,9 +63,36 @@ register! {
         14:14 pfrstd => bool;
     }
 
-    /// Interrupt Cause Read (clear on read).
+    /// MDI Control: access to the PHY registers.
+    pub(crate) MDIC(u32) @ 0x0020 {
+        /// The PHY reported an error.
+        30:30 error => bool;
+        /// The operation completed.
+        28:28 ready => bool;
+        /// Read operation.
+        27:27 op_read => bool;
+        /// Write operation.
+        26:26 op_write => bool;
+        /// PHY address (the internal PHY is at 1).
+        25:21 phyadd;
+        /// PHY register.
+        20:16 regadd;
+        /// Data to write, or data read.
+        15:0 data;
+    }
+
+    /// Interrupt Cause Read (clear on read, with GPIE.NSICR).
     pub(crate) ICR(u32) @ 0x00c0 {
+        /// Link status change.
+        2:2 lsc => bool;
         31:0 causes;
+    }
+
+    /// Interrupt Mask Set/Read.
+    pub(crate) IMS(u32) @ 0x00d0 {
+        /// Link status change.
+        2:2 lsc => bool;
+        31:0 mask;
     }
 
     /// Interrupt Mask Clear.
@@ -75,21 +102,216 @@ register! {
 
     /// Receive Control.
     pub(crate) RCTL(u32) @ 0x0100 {
+        /// Strip the Ethernet CRC.
+        26:26 secrc => bool;
+        /// VLAN filter enable.
+        18:18 vfe => bool;
+        /// Accept broadcast.
+        15:15 bam => bool;
+        /// Long packet (jumbo) enable, limited by RLPML.
+        5:5 lpe => bool;
+        /// Multicast promiscuous.
+        4:4 mpe => bool;
+        /// Unicast promiscuous.
+        3:3 upe => bool;
         /// Receiver enable.
         1:1 en => bool;
     }
 
     /// Transmit Control.
     pub(crate) TCTL(u32) @ 0x0400 {
+        /// Retransmit on late collision.
+        24:24 rtlc => bool;
+        /// Collision threshold.
+        11:4 ct;
         /// Pad short packets.
         3:3 psp => bool;
         /// Transmitter enable.
         1:1 en => bool;
     }
 
+    /// General Purpose Interrupt Enable.
+    pub(crate) GPIE(u32) @ 0x1514 {
+        /// PBA support.
+        31:31 pba => bool;
+        /// Extended interrupt auto-mask enable.
+        30:30 eiame => bool;
+        /// MSI-X mode.
+        4:4 msix_mode => bool;
+        /// Non-selective interrupt clear on read of ICR.
+        0:0 nsicr => bool;
+    }
+
+    /// Extended Interrupt Cause Set.
+    pub(crate) EICS(u32) @ 0x1520 {
+        31:0 mask;
+    }
+
+    /// Extended Interrupt Mask Set.
+    pub(crate) EIMS(u32) @ 0x1524 {
+        31:0 mask;
+    }
+
     /// Extended Interrupt Mask Clear.
     pub(crate) EIMC(u32) @ 0x1528 {
         31:0 mask;
+    }
+
+    /// Extended Interrupt Auto Clear.
+    pub(crate) EIAC(u32) @ 0x152c {
+        31:0 mask;
+    }
+
+    /// Extended Interrupt Throttle, one per MSI-X vector.
+    pub(crate) EITR(u32)[25] @ 0x1680 {
+        /// Ignore the counter (write the interval only).
+        31:31 cnt_ignr => bool;
+        /// Minimum interval between interrupts, in 0.25 us units (bits 14:2 hold whole us).
+        14:2 interval;
+    }
+
+    /// Interrupt Vector Allocation: row n maps RX n, TX n, RX n+8, TX n+8 to vectors.
+    pub(crate) IVAR(u32)[8] @ 0x1700 {
+        31:31 tx_hi_valid => bool;
+        28:24 tx_hi;
+        23:23 rx_hi_valid => bool;
+        20:16 rx_hi;
+        15:15 tx_valid => bool;
+        12:8 tx;
+        7:7 rx_valid => bool;
+        4:0 rx;
+    }
+
+    /// Interrupt Vector Allocation for other causes (link, ...).
+    pub(crate) IVAR_MISC(u32) @ 0x1740 {
+        15:15 other_valid => bool;
+        12:8 other;
+    }
+
+    /// Receive Checksum Control.
+    pub(crate) RXCSUM(u32) @ 0x5000 {
+        /// Report the RSS hash instead of the fragment checksum.
+        13:13 pcsd => bool;
+        /// TCP/UDP checksum offload.
+        9:9 tuofl => bool;
+        /// IP checksum offload.
+        8:8 ipofl => bool;
+    }
+
+    /// Receive Long Packet Maximum Length.
+    pub(crate) RLPML(u32) @ 0x5004 {
+        13:0 len;
+    }
+
+    /// Multicast Table Array: 4096 hash bits.
+    pub(crate) MTA(u32)[128] @ 0x5200 {
+        31:0 bits;
+    }
+
+    /// Multiple Receive Queues Command.
+    pub(crate) MRQC(u32) @ 0x5818 {
+        /// Hash over IPv6 UDP ports.
+        23:23 udp6 => bool;
+        /// Hash over IPv4 UDP ports.
+        22:22 udp4 => bool;
+        /// Hash over IPv6 addresses.
+        20:20 ipv6 => bool;
+        /// Hash over IPv6 TCP ports.
+        18:18 tcp6 => bool;
+        /// Hash over IPv4 addresses.
+        17:17 ipv4 => bool;
+        /// Hash over IPv4 TCP ports.
+        16:16 tcp4 => bool;
+        /// Queue selection: 2 = RSS.
+        1:0 mrqe;
+    }
+
+    /// RSS redirection table: 128 one-byte entries, four per register.
+    pub(crate) RETA(u32)[32] @ 0x5c00 {
+        31:0 entries;
+    }
+
+    /// RSS random key, 40 bytes.
+    pub(crate) RSSRK(u32)[10] @ 0x5c80 {
+        31:0 key;
+    }
+
+    /// Receive Descriptor Base Address Low, per queue.
+    pub(crate) RDBAL(u32)[16, stride = 0x40] @ 0xc000 {
+        31:0 addr;
+    }
+
+    /// Receive Descriptor Base Address High, per queue.
+    pub(crate) RDBAH(u32)[16, stride = 0x40] @ 0xc004 {
+        31:0 addr;
+    }
+
+    /// Receive Descriptor Ring Length in bytes, per queue.
+    pub(crate) RDLEN(u32)[16, stride = 0x40] @ 0xc008 {
+        19:0 len;
+    }
+
+    /// Split and Replication Receive Control, per queue.
+    pub(crate) SRRCTL(u32)[16, stride = 0x40] @ 0xc00c {
+        /// Drop frames when no descriptor is free.
+        31:31 drop_en => bool;
+        /// Descriptor type: 1 = advanced, one buffer.
+        27:25 desctype;
+        /// Receive buffer size in 1 KiB units.
+        6:0 bsizepacket;
+    }
+
+    /// Receive Descriptor Head, per queue.
+    pub(crate) RDH(u32)[16, stride = 0x40] @ 0xc010 {
+        15:0 head;
+    }
+
+    /// Receive Descriptor Tail, per queue.
+    pub(crate) RDT(u32)[16, stride = 0x40] @ 0xc018 {
+        15:0 tail;
+    }
+
+    /// Receive Descriptor Control, per queue.
+    pub(crate) RXDCTL(u32)[16, stride = 0x40] @ 0xc028 {
+        /// Queue enable.
+        25:25 enable => bool;
+        20:16 wthresh;
+        12:8 hthresh;
+        4:0 pthresh;
+    }
+
+    /// Transmit Descriptor Base Address Low, per queue.
+    pub(crate) TDBAL(u32)[16, stride = 0x40] @ 0xe000 {
+        31:0 addr;
+    }
+
+    /// Transmit Descriptor Base Address High, per queue.
+    pub(crate) TDBAH(u32)[16, stride = 0x40] @ 0xe004 {
+        31:0 addr;
+    }
+
+    /// Transmit Descriptor Ring Length in bytes, per queue.
+    pub(crate) TDLEN(u32)[16, stride = 0x40] @ 0xe008 {
+        19:0 len;
+    }
+
+    /// Transmit Descriptor Head, per queue.
+    pub(crate) TDH(u32)[16, stride = 0x40] @ 0xe010 {
+        15:0 head;
+    }
+
+    /// Transmit Descriptor Tail, per queue.
+    pub(crate) TDT(u32)[16, stride = 0x40] @ 0xe018 {
+        15:0 tail;
+    }
+
+    /// Transmit Descriptor Control, per queue.
+    pub(crate) TXDCTL(u32)[16, stride = 0x40] @ 0xe028 {
+        /// Queue enable.
+        25:25 enable => bool;
+        20:16 wthresh;
+        12:8 hthresh;
+        4:0 pthresh;
     }
 
     /// Receive Address Low, entry 0..15.

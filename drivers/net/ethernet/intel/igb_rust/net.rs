@@ -1,0 +1,437 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! The network interface: `net_device` operations.
+
+use kernel::{
+    io::{register::Array, Io},
+    net::{
+        napi::Napi,
+        netdev::{self, MacAddress, Rtnl, RxMode, Stats64},
+        skb::SkBuff,
+    },
+    pci::IrqSet,
+    prelude::*,
+    sync::{atomic::Relaxed, Arc},
+};
+
+use crate::{
+    hw::{self, MacAddr},
+    queue::{Hw, Role, RxRing, Vector, VectorData, RING_SIZE, RX_BUF_LEN},
+    regs,
+};
+
+/// Largest MTU: jumbo frames span several 2 KiB buffers.
+pub(crate) const MAX_MTU: u32 = 9216;
+/// Ethernet header, FCS and one VLAN tag on top of the MTU.
+const FRAME_OVERHEAD: u32 = 14 + 4 + 4;
+/// Interrupt throttling of the queue vectors, in 0.25 us units (about 20k interrupts/s).
+const DEFAULT_EITR: u32 = 196;
+
+/// The driver's private data of its net_device.
+#[pin_data(PinnedDrop)]
+pub(crate) struct IgbNet<'bound> {
+    pub(crate) hw: Arc<Hw<'bound>>,
+    /// Number of queue pairs.
+    pub(crate) nq: u16,
+    /// Vector 0: other causes; vector `q + 1`: queue pair `q`.
+    pub(crate) vectors: IrqSet<'bound, Vector<'bound>>,
+}
+
+impl<'bound> Vector<'bound> {
+    fn new(
+        dev: &netdev::Unregistered<IgbNet<'bound>>,
+        hw: &Arc<Hw<'bound>>,
+        index: u32,
+    ) -> impl PinInit<Self, Error> + 'bound {
+        let role = match index.checked_sub(1) {
+            None => Role::Other,
+            // At most 8 queues.
+            Some(q) => Role::Queue(q as u16),
+        };
+        let state = match role {
+            Role::Other => Ok(None),
+            Role::Queue(q) => RxRing::new(hw, q).map(Some),
+        };
+        let data = VectorData::new(hw.clone(), role, 1 << index);
+        let napi = state.and_then(|s| Ok(Napi::new(dev, data?, s)));
+        try_pin_init!(Vector { napi <- napi? }? Error)
+    }
+}
+
+impl<'bound> IgbNet<'bound> {
+    pub(crate) fn new(
+        dev: &netdev::Unregistered<IgbNet<'bound>>,
+        hw: Arc<Hw<'bound>>,
+        nq: u16,
+    ) -> impl PinInit<Self, Error> + 'bound {
+        let vectors = IrqSet::new_msix(hw.pdev, u32::from(nq) + 1, c"igb_rust", |i| {
+            Vector::new(dev, &hw, i)
+        });
+        try_pin_init!(IgbNet {
+            hw,
+            nq,
+            vectors: vectors?,
+        }? Error)
+    }
+
+    fn queue_vectors(&self) -> impl Iterator<Item = (u16, &VectorData<'bound>)> {
+        (0..self.nq).filter_map(|q| {
+            self.vectors
+                .handler(usize::from(q) + 1)
+                .map(|v| (q, v.napi.data()))
+        })
+    }
+
+    fn all_vectors(&self) -> impl Iterator<Item = &Vector<'bound>> {
+        (0..self.vectors.len()).filter_map(|i| self.vectors.handler(i))
+    }
+
+    fn all_eims(&self) -> u32 {
+        self.all_vectors().fold(0, |m, v| m | v.napi.data().eims)
+    }
+
+    /// Routes every cause to its vector and sets throttling (MSI-X mode).
+    fn configure_interrupts(&self) -> Result {
+        let bar = &self.hw.bar;
+        // GPIE first: the E-registers are masked differently in MSI-X mode.
+        bar.write_reg(
+            regs::GPIE::zeroed()
+                .with_nsicr(true)
+                .with_msix_mode(true)
+                .with_eiame(true)
+                .with_pba(true),
+        );
+        bar.write_reg(
+            regs::IVAR_MISC::zeroed()
+                .with_other_valid(true)
+                .try_with_other(0u32)?,
+        );
+        for q in 0..usize::from(self.nq) {
+            let v = q as u32 + 1;
+            let row = || regs::IVAR::try_at(q % 8).ok_or(EINVAL);
+            let cur = bar.try_read(row()?)?;
+            let new = if q < 8 {
+                cur.with_rx_valid(true)
+                    .try_with_rx(v)?
+                    .with_tx_valid(true)
+                    .try_with_tx(v)?
+            } else {
+                cur.with_rx_hi_valid(true)
+                    .try_with_rx_hi(v)?
+                    .with_tx_hi_valid(true)
+                    .try_with_tx_hi(v)?
+            };
+            bar.try_write(row()?, new)?;
+            let eitr = regs::EITR::try_at(v as usize).ok_or(EINVAL)?;
+            bar.try_write(
+                eitr,
+                regs::EITR::zeroed()
+                    .with_cnt_ignr(true)
+                    .try_with_interval(DEFAULT_EITR >> 2)?,
+            )?;
+        }
+        // Queue vectors auto-clear their cause when they fire.
+        let queue_mask = self.all_eims() & !1;
+        bar.write_reg(regs::EIAC::zeroed().with_mask(queue_mask));
+        Ok(())
+    }
+
+    fn enable_interrupts(&self) {
+        let bar = &self.hw.bar;
+        let _ = bar.read(regs::ICR);
+        bar.write_reg(regs::EIMS::zeroed().with_mask(self.all_eims()));
+        bar.write_reg(regs::IMS::zeroed().with_lsc(true));
+    }
+
+    fn configure_rss(&self) -> Result {
+        let bar = &self.hw.bar;
+        bar.write_reg(
+            regs::RXCSUM::zeroed()
+                .with_pcsd(true)
+                .with_ipofl(true)
+                .with_tuofl(true),
+        );
+        if self.nq < 2 {
+            bar.write_reg(regs::MRQC::zeroed());
+            return Ok(());
+        }
+        let mut key = [0u8; 40];
+        netdev::rss_key_fill(&mut key);
+        for (i, k) in key.chunks_exact(4).enumerate() {
+            let w = u32::from_le_bytes([k[0], k[1], k[2], k[3]]);
+            bar.try_write(
+                regs::RSSRK::try_at(i).ok_or(EINVAL)?,
+                regs::RSSRK::zeroed().with_key(w),
+            )?;
+        }
+        let nq = u32::from(self.nq);
+        for r in 0..32u32 {
+            let mut v = 0u32;
+            for b in 0..4u32 {
+                let entry = r * 4 + b;
+                v |= ((entry * nq / 128) & 0xff) << (8 * b);
+            }
+            bar.try_write(
+                regs::RETA::try_at(r as usize).ok_or(EINVAL)?,
+                regs::RETA::zeroed().with_entries(v),
+            )?;
+        }
+        bar.write_reg(
+            regs::MRQC::zeroed()
+                .try_with_mrqe(2u32)?
+                .with_ipv4(true)
+                .with_tcp4(true)
+                .with_ipv6(true)
+                .with_tcp6(true)
+                .with_udp4(true)
+                .with_udp6(true),
+        );
+        Ok(())
+    }
+
+    fn set_max_frame(&self, mtu: u32) -> Result {
+        self.hw
+            .bar
+            .write_reg(regs::RLPML::zeroed().try_with_len(mtu + FRAME_OVERHEAD)?);
+        Ok(())
+    }
+
+    fn configure_tx_ring(&self, q: u16, base: u64) -> Result {
+        let bar = &self.hw.bar;
+        let q = usize::from(q);
+        bar.try_write(
+            regs::TXDCTL::try_at(q).ok_or(EINVAL)?,
+            regs::TXDCTL::zeroed(),
+        )?;
+        bar.try_write(
+            regs::TDBAL::try_at(q).ok_or(EINVAL)?,
+            regs::TDBAL::zeroed().with_addr(base as u32),
+        )?;
+        bar.try_write(
+            regs::TDBAH::try_at(q).ok_or(EINVAL)?,
+            regs::TDBAH::zeroed().with_addr((base >> 32) as u32),
+        )?;
+        bar.try_write(
+            regs::TDLEN::try_at(q).ok_or(EINVAL)?,
+            regs::TDLEN::zeroed().try_with_len(RING_SIZE * 16)?,
+        )?;
+        bar.try_write(regs::TDH::try_at(q).ok_or(EINVAL)?, regs::TDH::zeroed())?;
+        bar.try_write(regs::TDT::try_at(q).ok_or(EINVAL)?, regs::TDT::zeroed())?;
+        bar.try_write(
+            regs::TXDCTL::try_at(q).ok_or(EINVAL)?,
+            regs::TXDCTL::zeroed()
+                .with_enable(true)
+                .try_with_pthresh(8u32)?
+                .try_with_hthresh(1u32)?
+                .try_with_wthresh(1u32)?,
+        )?;
+        Ok(())
+    }
+
+    fn configure_rx_ring(&self, q: u16, base: u64) -> Result {
+        let bar = &self.hw.bar;
+        let q = usize::from(q);
+        bar.try_write(
+            regs::RXDCTL::try_at(q).ok_or(EINVAL)?,
+            regs::RXDCTL::zeroed(),
+        )?;
+        bar.try_write(
+            regs::RDBAL::try_at(q).ok_or(EINVAL)?,
+            regs::RDBAL::zeroed().with_addr(base as u32),
+        )?;
+        bar.try_write(
+            regs::RDBAH::try_at(q).ok_or(EINVAL)?,
+            regs::RDBAH::zeroed().with_addr((base >> 32) as u32),
+        )?;
+        bar.try_write(
+            regs::RDLEN::try_at(q).ok_or(EINVAL)?,
+            regs::RDLEN::zeroed().try_with_len(RING_SIZE * 16)?,
+        )?;
+        bar.try_write(
+            regs::SRRCTL::try_at(q).ok_or(EINVAL)?,
+            regs::SRRCTL::zeroed()
+                .try_with_desctype(1u32)?
+                .try_with_bsizepacket(RX_BUF_LEN >> 10)?
+                .with_drop_en(self.nq > 1),
+        )?;
+        bar.try_write(regs::RDH::try_at(q).ok_or(EINVAL)?, regs::RDH::zeroed())?;
+        bar.try_write(regs::RDT::try_at(q).ok_or(EINVAL)?, regs::RDT::zeroed())?;
+        bar.try_write(
+            regs::RXDCTL::try_at(q).ok_or(EINVAL)?,
+            regs::RXDCTL::zeroed()
+                .with_enable(true)
+                .try_with_pthresh(8u32)?
+                .try_with_hthresh(8u32)?
+                .try_with_wthresh(1u32)?,
+        )?;
+        Ok(())
+    }
+
+    /// Stops RX and TX DMA and masks every interrupt.
+    fn quiesce(&self) {
+        let bar = &self.hw.bar;
+        bar.update(regs::RCTL, |r| r.with_en(false));
+        bar.update(regs::TCTL, |t| t.with_en(false));
+        hw::disable_interrupts(bar);
+        for q in 0..usize::from(self.nq) {
+            if let Some(loc) = regs::RXDCTL::try_at(q) {
+                let _ = bar.try_write(loc, regs::RXDCTL::zeroed());
+            }
+            if let Some(loc) = regs::TXDCTL::try_at(q) {
+                let _ = bar.try_write(loc, regs::TXDCTL::zeroed());
+            }
+        }
+        self.vectors.synchronize();
+    }
+
+    fn bring_up(&self, dev: &netdev::Device<Self>, rtnl: &Rtnl) -> Result {
+        let bar = &self.hw.bar;
+        self.configure_interrupts()?;
+        bar.write_reg(
+            regs::TCTL::zeroed()
+                .with_en(true)
+                .with_psp(true)
+                .with_rtlc(true)
+                .try_with_ct(15u32)?,
+        );
+        self.configure_rss()?;
+        self.set_max_frame(dev.mtu())?;
+        bar.update(regs::RCTL, |r| {
+            r.with_en(true)
+                .with_bam(true)
+                .with_secrc(true)
+                .with_lpe(true)
+                .with_vfe(false)
+        });
+        for v in self.all_vectors() {
+            let data = v.napi.data();
+            if let Role::Queue(q) = data.role {
+                let tx_base = data.tx.lock().dma_base();
+                self.configure_tx_ring(q, tx_base)?;
+                let base = v
+                    .napi
+                    .with_state(rtnl, |_, st| {
+                        st.as_mut().map(|rx| {
+                            rx.clear();
+                            rx.dma_base()
+                        })
+                    })?
+                    .unwrap_or(0);
+                self.configure_rx_ring(q, base)?;
+                let failed = v
+                    .napi
+                    .with_state(rtnl, |_, st| st.as_mut().map_or(0, |rx| rx.refill(bar)))?;
+                if failed > 0 {
+                    data.stats.rx_alloc_failed.add(u64::from(failed), Relaxed);
+                }
+            }
+            v.napi.enable(rtnl);
+        }
+        self.enable_interrupts();
+        dev.tx_start_all_queues();
+        if hw::link_up(bar) {
+            dev.carrier_on();
+        } else {
+            dev.carrier_off();
+            hw::start_link(bar)?;
+        }
+        Ok(())
+    }
+
+    fn tear_down(&self, dev: &netdev::Device<Self>, rtnl: &Rtnl) {
+        dev.carrier_off();
+        self.quiesce();
+        for v in self.all_vectors() {
+            v.napi.disable(rtnl);
+            let _ = v.napi.with_state(rtnl, |_, st| {
+                if let Some(rx) = st {
+                    rx.clear();
+                }
+            });
+            v.napi.data().tx.lock().clear();
+        }
+        for q in 0..u32::from(self.nq) {
+            if let Some(txq) = dev.tx_queue(q) {
+                txq.reset();
+            }
+        }
+    }
+}
+
+#[vtable]
+impl<'bound> netdev::Operations for IgbNet<'bound> {
+    fn open(dev: &netdev::Device<Self>, rtnl: &Rtnl) -> Result {
+        let this = dev.data();
+        let r = this.bring_up(dev, rtnl);
+        if r.is_err() {
+            this.tear_down(dev, rtnl);
+        }
+        r
+    }
+
+    fn stop(dev: &netdev::Device<Self>, rtnl: &Rtnl) -> Result {
+        dev.data().tear_down(dev, rtnl);
+        Ok(())
+    }
+
+    fn start_xmit(dev: &netdev::Device<Self>, skb: SkBuff) -> netdev::Xmit {
+        let this = dev.data();
+        let q = skb.queue_mapping() % this.nq.max(1);
+        match this.vectors.handler(usize::from(q) + 1) {
+            Some(v) => v.napi.data().xmit(dev, skb, q),
+            // Not reachable: every queue has its vector. Drop rather than panic.
+            None => netdev::Xmit::Ok,
+        }
+    }
+
+    fn get_stats64(dev: &netdev::Device<Self>, stats: &mut Stats64) {
+        for (_, d) in dev.data().queue_vectors() {
+            let s = &d.stats;
+            stats.rx_packets += s.rx_packets.load(Relaxed);
+            stats.rx_bytes += s.rx_bytes.load(Relaxed);
+            stats.rx_errors += s.rx_errors.load(Relaxed);
+            stats.rx_dropped += s.rx_alloc_failed.load(Relaxed);
+            stats.tx_packets += s.tx_packets.load(Relaxed);
+            stats.tx_bytes += s.tx_bytes.load(Relaxed);
+            stats.tx_dropped += s.tx_dropped.load(Relaxed);
+        }
+    }
+
+    fn set_rx_mode(dev: &netdev::Device<Self>, mode: &RxMode<'_>) {
+        let bar = &dev.data().hw.bar;
+        let mut mta = [0u32; 128];
+        mode.for_each_mc_addr(|a| {
+            let h = hw::mta_hash(a);
+            mta[(h >> 5) as usize & 127] |= 1 << (h & 31);
+        });
+        for (i, w) in mta.iter().enumerate() {
+            if let Some(loc) = regs::MTA::try_at(i) {
+                let _ = bar.try_write(loc, regs::MTA::zeroed().with_bits(*w));
+            }
+        }
+        let promisc = mode.promisc();
+        let allmulti = promisc || mode.allmulti();
+        bar.update(regs::RCTL, |r| r.with_upe(promisc).with_mpe(allmulti));
+    }
+
+    fn set_mac_address(dev: &netdev::Device<Self>, _rtnl: &Rtnl, addr: &MacAddress) -> Result {
+        hw::set_rar0(&dev.data().hw.bar, &MacAddr(*addr))
+    }
+
+    fn change_mtu(dev: &netdev::Device<Self>, _rtnl: &Rtnl, new_mtu: u32) -> Result {
+        // Frames larger than one buffer use several descriptors, so no ring rebuild is
+        // needed: only the hardware's frame limit changes.
+        dev.data().set_max_frame(new_mtu)
+    }
+}
+
+#[pinned_drop]
+impl PinnedDrop for IgbNet<'_> {
+    fn drop(self: Pin<&mut Self>) {
+        // Unregistered and stopped: reset the MAC so no DMA can reach the rings, which are
+        // freed right after this.
+        if hw::reset(&self.hw.bar).is_err() {
+            pr_warn!("igb_rust: MAC reset on teardown timed out\n");
+        }
+    }
+}

@@ -1,0 +1,590 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! Interrupt vectors, NAPI and the descriptor rings.
+//!
+//! Vector 0 handles "other" causes (link changes); vector `q + 1` serves RX queue `q` and TX
+//! queue `q`. Every vector owns a NAPI instance: the RX ring (with its page pool) is the
+//! NAPI's private state, the TX ring is shared with `start_xmit` under a spinlock.
+
+use kernel::{
+    dma::Coherent,
+    io::{io_read, io_write, Io},
+    irq::{self, IrqReturn},
+    net::{
+        napi::{Napi, NapiContext, Poll},
+        netdev,
+        page_pool::{Page, PagePool, Params},
+        skb::{HashType, MappedSkb, RxChecksum, SkBuff},
+    },
+    new_spinlock,
+    prelude::*,
+    sync::{
+        atomic::{Atomic, Relaxed},
+        barrier::{dma_mb, Read, Write},
+        Arc, SpinLock,
+    },
+};
+
+use crate::{
+    hw::{Bar0, TailReg},
+    regs, IgbNet,
+};
+
+/// Descriptors per ring (a multiple of 8 and a power of two).
+pub(crate) const RING_SIZE: u32 = 256;
+/// Bytes the device may write per RX buffer (SRRCTL.BSIZEPACKET = 2 KiB).
+pub(crate) const RX_BUF_LEN: u32 = 2048;
+/// Headroom left in front of received frames for the stack.
+pub(crate) const RX_HEADROOM: u32 = 192;
+/// Refill the RX ring once this many descriptors are free.
+const RX_REFILL_BATCH: u32 = 16;
+/// Wake a stopped TX queue once this many descriptors are free.
+const TX_WAKE_THRESHOLD: u32 = 32;
+
+// Advanced descriptor bits.
+const RXD_STAT_DD: u64 = 1 << 0;
+const RXD_STAT_EOP: u64 = 1 << 1;
+const RXD_STAT_UDPCS: u64 = 1 << 4;
+const RXD_STAT_L4CS: u64 = 1 << 5;
+/// CE | SE | SEQ | CXE | RXE: the frame is corrupt.
+const RXD_ERR_FRAME: u64 = 0x9700_0000;
+const RXD_ERR_L4E: u64 = 1 << 29;
+const RXD_ERR_IPE: u64 = 1 << 30;
+const TXD_DTYP_DATA: u64 = 0x0030_0000;
+const TXD_CMD_EOP: u64 = 1 << 24;
+const TXD_CMD_IFCS: u64 = 1 << 25;
+const TXD_CMD_RS: u64 = 1 << 27;
+const TXD_CMD_DEXT: u64 = 1 << 29;
+const TXD_PAYLEN_SHIFT: u64 = 14;
+const TXD_STAT_DD: u64 = 1 << 32;
+
+/// A descriptor ring in coherent DMA memory: two little-endian 64-bit words per descriptor.
+pub(crate) struct DescRing(Coherent<[u64]>);
+
+impl DescRing {
+    fn new(hw: &Hw<'_>) -> Result<Self> {
+        Ok(Self(Coherent::<u64>::zeroed_slice(
+            hw.pdev.as_ref(),
+            2 * RING_SIZE as usize,
+            GFP_KERNEL,
+        )?))
+    }
+
+    /// Word `w` (0 or 1) of descriptor `i`; out-of-range indices read as 0 (never DD).
+    fn read(&self, i: usize, w: usize) -> u64 {
+        let r = || -> Result<u64> { Ok(io_read!(&self.0, [try: 2 * i + w])) };
+        r().map_or(0, u64::from_le)
+    }
+
+    /// Writes word `w` of descriptor `i`; out-of-range indices are ignored.
+    fn write(&self, i: usize, w: usize, v: u64) {
+        let r = || -> Result {
+            io_write!(&self.0, [try: 2 * i + w], v.to_le());
+            Ok(())
+        };
+        let _ = r();
+    }
+
+    pub(crate) fn dma_base(&self) -> u64 {
+        self.0.dma_address()
+    }
+}
+
+/// Hardware shared by the netdev and every vector.
+pub(crate) struct Hw<'bound> {
+    pub(crate) bar: Bar0<'bound>,
+    pub(crate) pdev: &'bound kernel::pci::Device<kernel::device::Bound>,
+}
+
+/// Per-queue counters, read by `get_stats64` and `ethtool -S` at any time.
+pub(crate) struct QueueStats {
+    pub(crate) rx_packets: Atomic<u64>,
+    pub(crate) rx_bytes: Atomic<u64>,
+    pub(crate) rx_errors: Atomic<u64>,
+    pub(crate) rx_alloc_failed: Atomic<u64>,
+    pub(crate) tx_packets: Atomic<u64>,
+    pub(crate) tx_bytes: Atomic<u64>,
+    pub(crate) tx_dropped: Atomic<u64>,
+    pub(crate) tx_busy: Atomic<u64>,
+}
+
+impl QueueStats {
+    fn new() -> Self {
+        Self {
+            rx_packets: Atomic::new(0),
+            rx_bytes: Atomic::new(0),
+            rx_errors: Atomic::new(0),
+            rx_alloc_failed: Atomic::new(0),
+            tx_packets: Atomic::new(0),
+            tx_bytes: Atomic::new(0),
+            tx_dropped: Atomic::new(0),
+            tx_busy: Atomic::new(0),
+        }
+    }
+}
+
+/// What a vector serves.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Role {
+    /// Link and other causes.
+    Other,
+    /// RX and TX queue `q`.
+    Queue(u16),
+}
+
+/// One MSI-X vector: its interrupt handler schedules its NAPI instance.
+#[pin_data]
+pub(crate) struct Vector<'bound> {
+    #[pin]
+    pub(crate) napi: Napi<VectorData<'bound>>,
+}
+
+impl irq::Handler for Vector<'_> {
+    fn handle(&self) -> IrqReturn {
+        let data = self.napi.data();
+        // Mask this vector until the poll is done (the 82576 auto-masks, QEMU's model does
+        // not).
+        data.hw
+            .bar
+            .write_reg(regs::EIMC::zeroed().with_mask(data.eims));
+        self.napi.schedule();
+        IrqReturn::Handled
+    }
+}
+
+/// Data of a vector shared between its interrupt handler, its poll and `start_xmit`.
+#[pin_data]
+pub(crate) struct VectorData<'bound> {
+    pub(crate) hw: Arc<Hw<'bound>>,
+    pub(crate) role: Role,
+    /// EIMS/EIMC/EICS bit of this vector.
+    pub(crate) eims: u32,
+    pub(crate) stats: QueueStats,
+    #[pin]
+    pub(crate) tx: SpinLock<TxRing>,
+}
+
+/// A TX descriptor ring.
+pub(crate) struct TxRing {
+    /// Per descriptor: buffer address, then command/length and status.
+    desc: Option<DescRing>,
+    bufs: KVec<Option<MappedSkb>>,
+    next_to_use: u32,
+    next_to_clean: u32,
+}
+
+impl TxRing {
+    fn new(hw: &Hw<'_>, role: Role) -> Result<Self> {
+        if role == Role::Other {
+            return Ok(Self {
+                desc: None,
+                bufs: KVec::new(),
+                next_to_use: 0,
+                next_to_clean: 0,
+            });
+        }
+        let desc = DescRing::new(hw)?;
+        let mut bufs = KVec::with_capacity(RING_SIZE as usize, GFP_KERNEL)?;
+        for _ in 0..RING_SIZE {
+            bufs.push(None, GFP_KERNEL)?;
+        }
+        Ok(Self {
+            desc: Some(desc),
+            bufs,
+            next_to_use: 0,
+            next_to_clean: 0,
+        })
+    }
+
+    fn unused(&self) -> u32 {
+        // One slot always stays empty so that head == tail means "empty".
+        (self.next_to_clean + RING_SIZE - self.next_to_use - 1) % RING_SIZE
+    }
+
+    pub(crate) fn dma_base(&self) -> u64 {
+        self.desc.as_ref().map_or(0, |d| d.dma_base())
+    }
+
+    /// Drops every queued skb (unmapping it) and empties the ring. Process context.
+    pub(crate) fn clear(&mut self) {
+        for b in self.bufs.iter_mut() {
+            *b = None;
+        }
+        self.next_to_use = 0;
+        self.next_to_clean = 0;
+    }
+}
+
+/// The RX ring of a queue vector: owned by its NAPI poll.
+pub(crate) struct RxRing {
+    queue: u16,
+    /// Two 64-bit words per descriptor (read format: buffer, header buffer; write-back:
+    /// packet info and RSS hash, then status/errors and length).
+    desc: DescRing,
+    pages: KVec<Option<Page>>,
+    pool: PagePool,
+    next_to_clean: u32,
+    next_to_use: u32,
+    /// First part of a frame spanning several descriptors.
+    partial: Option<SkBuff>,
+    /// Drop descriptors up to the next end of frame.
+    discard: bool,
+}
+
+impl RxRing {
+    pub(crate) fn new(hw: &Hw<'_>, queue: u16) -> Result<Self> {
+        let dev = hw.pdev.as_ref();
+        let desc = DescRing::new(hw)?;
+        let mut pages = KVec::with_capacity(RING_SIZE as usize, GFP_KERNEL)?;
+        for _ in 0..RING_SIZE {
+            pages.push(None, GFP_KERNEL)?;
+        }
+        let pool = PagePool::new(
+            dev,
+            &Params {
+                pool_size: RING_SIZE,
+                offset: RX_HEADROOM,
+                max_len: RX_BUF_LEN,
+            },
+        )?;
+        Ok(Self {
+            queue,
+            desc,
+            pages,
+            pool,
+            next_to_clean: 0,
+            next_to_use: 0,
+            partial: None,
+            discard: false,
+        })
+    }
+
+    pub(crate) fn dma_base(&self) -> u64 {
+        self.desc.dma_base()
+    }
+
+    fn unused(&self) -> u32 {
+        (self.next_to_clean + RING_SIZE - self.next_to_use - 1) % RING_SIZE
+    }
+
+    /// Gives the device fresh buffers for every unused descriptor and moves the tail.
+    /// Returns how many allocations failed (counted by the caller).
+    pub(crate) fn refill(&mut self, bar: &Bar0<'_>) -> u32 {
+        let mut failed = 0;
+        let mut n = self.unused();
+        let start = self.next_to_use;
+        while n > 0 {
+            let i = self.next_to_use as usize;
+            if self.pages[i].is_none() {
+                match self.pool.alloc() {
+                    Some(p) => self.pages[i] = Some(p),
+                    None => {
+                        failed += 1;
+                        break;
+                    }
+                }
+            }
+            let addr = self.pages[i]
+                .as_ref()
+                .map_or(0, |p| p.dma_addr() + u64::from(RX_HEADROOM));
+            self.desc.write(i, 0, addr);
+            // A zero header address and zero status: the descriptor is not done.
+            self.desc.write(i, 1, 0);
+            self.next_to_use = (self.next_to_use + 1) % RING_SIZE;
+            n -= 1;
+        }
+        if self.next_to_use != start {
+            // Descriptors must be visible before the device sees the new tail.
+            dma_mb(Write);
+            crate::hw::write_tail(bar, TailReg::Rx, self.queue, self.next_to_use);
+        }
+        failed
+    }
+
+    /// Releases every buffer (the device is stopped). Process context.
+    pub(crate) fn clear(&mut self) {
+        for p in self.pages.iter_mut() {
+            // Unused buffers: nothing to sync for the device.
+            if let Some(page) = p.take() {
+                page.release(0);
+            }
+        }
+        self.partial = None;
+        self.discard = false;
+        self.next_to_clean = 0;
+        self.next_to_use = 0;
+    }
+}
+
+/// Poll routine of a vector.
+impl<'bound> Poll for VectorData<'bound> {
+    type Owner = IgbNet<'bound>;
+    type State = Option<RxRing>;
+
+    fn poll(
+        &self,
+        state: &mut Option<RxRing>,
+        dev: &netdev::Device<IgbNet<'bound>>,
+        ctx: &NapiContext<'_>,
+    ) -> u32 {
+        let budget = ctx.budget();
+        let done = match self.role {
+            Role::Other => {
+                self.check_link(dev);
+                0
+            }
+            Role::Queue(q) => {
+                self.clean_tx(dev, ctx, q);
+                match state {
+                    Some(rx) if budget > 0 => self.clean_rx(rx, dev, ctx),
+                    _ => 0,
+                }
+            }
+        };
+        if done < budget && Napi::<Self>::complete_done(ctx, done) {
+            self.hw
+                .bar
+                .write_reg(regs::EIMS::zeroed().with_mask(self.eims));
+        }
+        done
+    }
+}
+
+impl VectorData<'_> {
+    pub(crate) fn new<'b>(
+        hw: Arc<Hw<'b>>,
+        role: Role,
+        eims: u32,
+    ) -> Result<impl PinInit<VectorData<'b>, Error> + 'b> {
+        let tx = TxRing::new(&hw, role)?;
+        Ok(try_pin_init!(VectorData {
+            hw,
+            role,
+            eims,
+            stats: QueueStats::new(),
+            tx <- new_spinlock!(tx, "igb_rust_tx"),
+        }? Error))
+    }
+
+    fn check_link(&self, dev: &netdev::Device<IgbNet<'_>>) {
+        let bar = &self.hw.bar;
+        // With GPIE.NSICR, reading ICR acknowledges every cause.
+        let _ = bar.read(regs::ICR);
+        let up = crate::hw::link_up(bar);
+        if up && !dev.carrier_ok() {
+            dev.carrier_on();
+            pr_info!(
+                "igb_rust: {}: link up, {} Mb/s full duplex\n",
+                dev.name(),
+                crate::hw::link_speed(bar)
+            );
+        } else if !up && dev.carrier_ok() {
+            dev.carrier_off();
+            pr_info!("igb_rust: {}: link down\n", dev.name());
+        }
+    }
+
+    /// Frees completed TX buffers and wakes the queue.
+    fn clean_tx(&self, dev: &netdev::Device<IgbNet<'_>>, ctx: &NapiContext<'_>, q: u16) {
+        let Some(txq) = dev.tx_queue(u32::from(q)) else {
+            return;
+        };
+        let mut guard = self.tx.lock();
+        let ring = &mut *guard;
+        let Some(desc) = ring.desc.as_ref() else {
+            return;
+        };
+        let (mut pkts, mut bytes) = (0u32, 0u32);
+        while ring.next_to_clean != ring.next_to_use {
+            let i = ring.next_to_clean as usize;
+            let hi = desc.read(i, 1);
+            if hi & TXD_STAT_DD == 0 {
+                break;
+            }
+            if let Some(m) = ring.bufs[i].take() {
+                let skb = m.into_skb();
+                bytes += skb.len();
+                pkts += 1;
+                ctx.consume_skb(skb);
+            }
+            ring.next_to_clean = (ring.next_to_clean + 1) % RING_SIZE;
+        }
+        let unused = ring.unused();
+        drop(guard);
+        if pkts > 0 {
+            txq.completed(pkts, bytes);
+            self.stats.tx_packets.add(u64::from(pkts), Relaxed);
+            self.stats.tx_bytes.add(u64::from(bytes), Relaxed);
+        }
+        // Never wake a queue of an interface going down: `stop` relies on it staying stopped.
+        if txq.is_stopped() && unused >= TX_WAKE_THRESHOLD && dev.is_running() {
+            txq.wake();
+        }
+    }
+
+    /// Receives up to the budget of frames.
+    fn clean_rx(
+        &self,
+        rx: &mut RxRing,
+        dev: &netdev::Device<IgbNet<'_>>,
+        ctx: &NapiContext<'_>,
+    ) -> u32 {
+        let budget = ctx.budget();
+        let (mut done, mut bytes, mut errors) = (0u32, 0u64, 0u64);
+        let mut cleaned = 0u32;
+        while done < budget {
+            if cleaned >= RX_REFILL_BATCH {
+                let failed = rx.refill(&self.hw.bar);
+                self.stats.rx_alloc_failed.add(u64::from(failed), Relaxed);
+                cleaned = 0;
+            }
+            let i = rx.next_to_clean as usize;
+            if rx.next_to_clean == rx.next_to_use {
+                break;
+            }
+            let hi = rx.desc.read(i, 1);
+            if hi & RXD_STAT_DD == 0 {
+                break;
+            }
+            // Read the rest of the descriptor only after seeing DD.
+            dma_mb(Read);
+            let lo = rx.desc.read(i, 0);
+            rx.next_to_clean = (rx.next_to_clean + 1) % RING_SIZE;
+            cleaned += 1;
+
+            let len = ((hi >> 32) & 0xffff) as u32;
+            let Some(page) = rx.pages[i].take() else {
+                // A descriptor completed without a buffer: the device is confused.
+                errors += 1;
+                continue;
+            };
+            let eop = hi & RXD_STAT_EOP != 0;
+            if rx.discard || len == 0 || len > RX_BUF_LEN {
+                page.recycle(ctx, len.min(RX_BUF_LEN));
+                rx.partial = None;
+                rx.discard = !eop;
+                errors += 1;
+                continue;
+            }
+
+            let skb = match rx.partial.take() {
+                None => match page.build_skb(ctx, len) {
+                    Ok(skb) => skb,
+                    Err(page) => {
+                        page.recycle(ctx, len);
+                        self.stats.rx_alloc_failed.add(1, Relaxed);
+                        rx.discard = !eop;
+                        continue;
+                    }
+                },
+                Some(mut skb) => match page.add_to_skb(&mut skb, len) {
+                    Ok(()) => skb,
+                    Err(page) => {
+                        page.recycle(ctx, len);
+                        errors += 1;
+                        rx.discard = !eop;
+                        continue;
+                    }
+                },
+            };
+            if !eop {
+                rx.partial = Some(skb);
+                continue;
+            }
+            if hi & RXD_ERR_FRAME != 0 {
+                errors += 1;
+                continue;
+            }
+            let mut skb = skb;
+            bytes += u64::from(skb.len());
+            if hi & (RXD_STAT_L4CS | RXD_STAT_UDPCS) != 0 && hi & (RXD_ERR_L4E | RXD_ERR_IPE) == 0 {
+                skb.set_rx_checksum(RxChecksum::Unnecessary);
+            }
+            let rss_type = lo & 0xf;
+            if rss_type != 0 {
+                let kind = if matches!(rss_type, 1 | 3 | 7 | 8) {
+                    HashType::L4
+                } else {
+                    HashType::L3
+                };
+                skb.set_hash((lo >> 32) as u32, kind);
+            }
+            skb.record_rx_queue(rx.queue);
+            if skb.eth_type_trans(dev).is_err() {
+                errors += 1;
+                continue;
+            }
+            ctx.gro_receive(skb);
+            done += 1;
+        }
+        let failed = rx.refill(&self.hw.bar);
+        self.stats.rx_alloc_failed.add(u64::from(failed), Relaxed);
+        self.stats.rx_packets.add(u64::from(done), Relaxed);
+        self.stats.rx_bytes.add(bytes, Relaxed);
+        self.stats.rx_errors.add(errors, Relaxed);
+        done
+    }
+
+    /// Queues `skb` on this vector's TX ring.
+    pub(crate) fn xmit(
+        &self,
+        dev: &netdev::Device<IgbNet<'_>>,
+        skb: SkBuff,
+        q: u16,
+    ) -> netdev::Xmit {
+        let Some(txq) = dev.tx_queue(u32::from(q)) else {
+            self.stats.tx_dropped.add(1, Relaxed);
+            return netdev::Xmit::Ok;
+        };
+        let mut guard = self.tx.lock();
+        let ring = &mut *guard;
+        if ring.unused() < 1 {
+            txq.stop();
+            self.stats.tx_busy.add(1, Relaxed);
+            return netdev::Xmit::Busy(skb);
+        }
+        // Short frames are padded in software: QEMU's model ignores TCTL.PSP.
+        let skb = match skb.put_padto(17) {
+            Ok(s) => s,
+            Err(_) => {
+                self.stats.tx_dropped.add(1, Relaxed);
+                return netdev::Xmit::Ok;
+            }
+        };
+        let mut skb = skb;
+        if skb.nr_frags() != 0 && skb.linearize().is_err() {
+            self.stats.tx_dropped.add(1, Relaxed);
+            return netdev::Xmit::Ok;
+        }
+        let len = skb.len();
+        let mapped = match skb.dma_map(self.hw.pdev.as_ref()) {
+            Ok(m) => m,
+            Err((_skb, _e)) => {
+                self.stats.tx_dropped.add(1, Relaxed);
+                return netdev::Xmit::Ok;
+            }
+        };
+        let Some(desc) = ring.desc.as_ref() else {
+            self.stats.tx_dropped.add(1, Relaxed);
+            return netdev::Xmit::Ok;
+        };
+        let i = ring.next_to_use as usize;
+        let cmd =
+            u64::from(len) | TXD_DTYP_DATA | TXD_CMD_DEXT | TXD_CMD_IFCS | TXD_CMD_EOP | TXD_CMD_RS;
+        let olinfo = u64::from(len) << TXD_PAYLEN_SHIFT;
+        desc.write(i, 0, mapped.dma_addr());
+        desc.write(i, 1, cmd | (olinfo << 32));
+        ring.bufs[i] = Some(mapped);
+        ring.next_to_use = (ring.next_to_use + 1) % RING_SIZE;
+        txq.sent(len);
+        if ring.unused() < 1 {
+            txq.stop();
+        }
+        if !netdev::xmit_more() || txq.is_stopped() {
+            // Descriptors must be visible before the doorbell.
+            dma_mb(Write);
+            crate::hw::write_tail(&self.hw.bar, TailReg::Tx, q, ring.next_to_use);
+        }
+        netdev::Xmit::Ok
+    }
+}
