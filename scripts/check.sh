@@ -47,7 +47,7 @@ fi
 GOUT=$RES/guest
 mkdir -p "$GOUT"
 log "booting the guest for the test suite (log: $RES/console.log)"
-VM_RWDIR=$RES bash "$REPO/scripts/vm.sh" --timeout "${CHECK_TIMEOUT:-2400}" --log "$RES/console.log" -- \
+VM_RWDIR=$RES VM_QMP_DIR=$GOUT/qmp bash "$REPO/scripts/vm.sh" --timeout "${CHECK_TIMEOUT:-2400}" --log "$RES/console.log" -- \
 	env OUT="$GOUT" TESTS="${TESTS:-}" bash "$REPO/tools/igb_rust/check.sh"
 rc=$?
 if [ -s "$GOUT/tap.txt" ]; then

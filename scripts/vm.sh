@@ -61,13 +61,23 @@ qopts+=" -device pcie-root-port,id=rp2,chassis=2,bus=pcie.0,addr=0x11"
 qopts+=" -netdev hubport,id=h0,hubid=0 -device igb,netdev=h0,bus=rp1,mac=$DUT_MAC"
 qopts+=" -netdev hubport,id=h1,hubid=0 -device igb,netdev=h1,bus=rp2,mac=$PEER_MAC"
 qopts+=" ${VM_QEMU_EXTRA:-}"
+# QEMU monitor requests from the guest (link up/down), relayed through files.
+relay_pid=""
+if [ -n "${VM_QMP_DIR:-}" ]; then
+	mkdir -p "$VM_QMP_DIR"
+	qsock=$VM_QMP_DIR/qmp.sock
+	rm -f "$qsock"
+	qopts+=" -qmp unix:$qsock,server=on,wait=off"
+	python3 "$REPO/tools/igb_rust/qmp-relay.py" "$qsock" "$VM_QMP_DIR" &
+	relay_pid=$!
+fi
 
 # The guest sees the host's root read-only; results go to a shared folder.
 export IGB_RUST_BUILD=$BUILD DUT_MAC PEER_MAC
 cmd=$(printf '%q ' "$@")
 set +e
 timeout -k 10 "$timeout_s" vng -r "$KIMG" "${accel_args[@]}" --cpus "${VM_CPUS:-2}" \
-	--memory "${VM_MEM:-2G}" --verbose --disable-monitor \
+	--memory "${VM_MEM:-3G}" --verbose --disable-monitor \
 	--append "panic=-1 oops=panic softlockup_panic=1 $append" \
 	--rwdir "${VM_RWDIR:-/tmp}" \
 	--qemu-opts="$qopts" \
@@ -75,6 +85,7 @@ timeout -k 10 "$timeout_s" vng -r "$KIMG" "${accel_args[@]}" --cpus "${VM_CPUS:-
 	</dev/null 2>&1 | if [ -n "${VM_TEE:-}" ]; then tee "$logf"; else cat > "$logf"; fi
 rc=${PIPESTATUS[0]}
 set -e
+[ -z "$relay_pid" ] || kill "$relay_pid" 2>/dev/null || true
 if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
 	log "guest timed out after ${timeout_s}s; end of its console ($logf):"
 	tail -n 40 "$logf" >&2

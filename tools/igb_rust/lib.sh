@@ -94,3 +94,37 @@ kmemleak_scan() {	# prints the leak report, if any
 	echo scan > $f	# twice: a young object is only reported on its second scan
 	cat $f
 }
+
+# qmp_set_link NETDEV on|off: flip the link of one of QEMU's NIC backends
+# through the host relay (scripts/vm.sh, VM_QMP_DIR).
+QMP_N=0
+qmp_set_link() {
+	local dir=$OUT/qmp up=false i
+	[ "$2" = on ] && up=true
+	[ -d "$dir" ] || return 1
+	QMP_N=$((QMP_N + 1))
+	printf '{"execute": "set_link", "arguments": {"name": "%s", "up": %s}}\n' "$1" "$up" \
+		> "$dir/$QMP_N.tmp" && mv "$dir/$QMP_N.tmp" "$dir/$QMP_N.req"
+	for i in $(seq 1 100); do
+		if [ -f "$dir/$QMP_N.done" ]; then
+			grep -q '"return"' "$dir/$QMP_N.done"
+			return
+		fi
+		sleep 0.1
+	done
+	return 1
+}
+
+wait_carrier() {	# wait_carrier IF 0|1 [NS]: up to 10 s
+	local i v
+	for i in $(seq 1 100); do
+		if [ -n "${3:-}" ]; then
+			v=$(ip netns exec "$3" cat /sys/class/net/$1/carrier 2>/dev/null)
+		else
+			v=$(cat /sys/class/net/$1/carrier 2>/dev/null)
+		fi
+		[ "$v" = "$2" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}

@@ -11,6 +11,10 @@ PEER_IF=$(netdev_of "$PEER")
 check "igb_rust registered an interface ($DUT_IF)" test -n "$DUT_IF"
 check "interface MAC is the permanent MAC" \
 	test "$(cat /sys/class/net/$DUT_IF/address)" = "$DUT_MAC"
+nq=$(ls -d /sys/class/net/$DUT_IF/queues/rx-* | wc -l)
+ncpu=$(nproc)
+want=$(( ncpu < 8 ? ncpu : 8 ))
+check "one queue pair per CPU ($nq of $want)" test "$nq" = "$want"
 
 ip netns add $NS
 ip link set "$PEER_IF" netns $NS
@@ -21,22 +25,136 @@ ip addr add $DUT_IP/24 dev "$DUT_IF"
 ip addr add $DUT_IP6/64 dev "$DUT_IF" nodad
 ip link set "$DUT_IF" up
 
-wait_carrier() {	# wait_carrier IF [NS]: up to 10 s
-	local i
-	for i in $(seq 1 100); do
-		if [ -n "${2:-}" ]; then
-			[ "$(ip netns exec "$2" cat /sys/class/net/$1/carrier 2>/dev/null)" = 1 ] && return 0
-		else
-			[ "$(cat /sys/class/net/$1/carrier 2>/dev/null)" = 1 ] && return 0
-		fi
-		sleep 0.1
-	done
-	return 1
-}
-check "DUT carrier comes up" wait_carrier "$DUT_IF"
-check "peer carrier comes up" wait_carrier "$PEER_IF" $NS
+check "DUT carrier comes up" wait_carrier "$DUT_IF" 1
+check "peer carrier comes up" wait_carrier "$PEER_IF" 1 $NS
 
 check "ping DUT -> peer (IPv4)" ping -c 3 -i 0.2 -W 2 $PEER_IP
 check "ping peer -> DUT (IPv4)" ip netns exec $NS ping -c 3 -i 0.2 -W 2 $DUT_IP
 check "ping DUT -> peer (IPv6)" ping -6 -c 3 -i 0.2 -W 2 $PEER_IP6
 check "ping peer -> DUT (IPv6)" ip netns exec $NS ping -6 -c 3 -i 0.2 -W 2 $DUT_IP6
+
+# Frame sizes from the 60-byte minimum to the MTU, unfragmented.
+sizes_ok() {	# sizes_ok MTU PAYLOADS...
+	local s
+	shift
+	for s in "$@"; do
+		ping -c 1 -W 2 -M do -s "$s" $PEER_IP >/dev/null || { echo "DUT->peer $s bytes"; return 1; }
+		ip netns exec $NS ping -c 1 -W 2 -M do -s "$s" $DUT_IP >/dev/null ||
+			{ echo "peer->DUT $s bytes"; return 1; }
+	done
+}
+check "frames 60..1514 bytes both ways" sizes_ok 1500 18 19 100 255 256 257 512 1000 1400 1471 1472
+check "MTU 9000 accepted" ip link set "$DUT_IF" mtu 9000
+ip -n $NS link set "$PEER_IF" mtu 9000
+check "peer carrier back after MTU change" wait_carrier "$PEER_IF" 1 $NS
+check "jumbo frames up to 9014 bytes both ways" sizes_ok 9000 1473 2100 4000 8000 8972
+check "MTU above 9216 refused" sh -c "! ip link set $DUT_IF mtu 9217 2>/dev/null"
+check "MTU below 68 refused" sh -c "! ip link set $DUT_IF mtu 67 2>/dev/null"
+ip link set "$DUT_IF" mtu 1500
+ip -n $NS link set "$PEER_IF" mtu 1500
+wait_carrier "$PEER_IF" 1 $NS
+
+# Bulk transfers, contents compared.
+BULK_MB=${BULK_MB:-200}
+mkdir -p /run/igbt && mount -t tmpfs -o size=1200m tmpfs /run/igbt
+dd if=/dev/urandom of=/run/igbt/blob bs=1M count="$BULK_MB" status=none
+want_sum=$(sha256sum < /run/igbt/blob)
+bulk() {	# bulk DIR: DUT->peer ("tx") or peer->DUT ("rx")
+	local out=/run/igbt/out.$1 t0 t1 sum
+	rm -f "$out"
+	if [ "$1" = tx ]; then
+		ip netns exec $NS socat -u TCP-LISTEN:5001,reuseaddr OPEN:"$out",creat,trunc &
+		sleep 0.5
+		t0=$(date +%s.%N)
+		timeout 300 socat -u OPEN:/run/igbt/blob TCP:$PEER_IP:5001 || return 1
+	else
+		socat -u TCP-LISTEN:5001,reuseaddr OPEN:"$out",creat,trunc &
+		sleep 0.5
+		t0=$(date +%s.%N)
+		timeout 300 ip netns exec $NS socat -u OPEN:/run/igbt/blob TCP:$DUT_IP:5001 || return 1
+	fi
+	wait
+	t1=$(date +%s.%N)
+	sum=$(sha256sum < "$out")
+	rm -f "$out"
+	note "bulk $1: $BULK_MB MB in $(echo "$t1 - $t0" | bc) s"
+	[ "$sum" = "$want_sum" ]
+}
+check "bulk ${BULK_MB} MB DUT -> peer arrives intact" bulk tx
+check "bulk ${BULK_MB} MB peer -> DUT arrives intact" bulk rx
+
+# Counters: what the peer sent is what the DUT received, and back.
+stat_of() {	# stat_of IF rx|tx packets|bytes [NS]
+	if [ -n "${4:-}" ]; then
+		ip netns exec "$4" cat /sys/class/net/$1/statistics/${2}_$3
+	else
+		cat /sys/class/net/$1/statistics/${2}_$3
+	fi
+}
+counters_match() {
+	# Only the ping below crosses the wire: no IPv6 chatter, no ARP.
+	sysctl -qw net.ipv6.conf.$DUT_IF.disable_ipv6=1
+	ip netns exec $NS sysctl -qw net.ipv6.conf.$PEER_IF.disable_ipv6=1
+	ip neigh replace $PEER_IP lladdr "$PEER_MAC" dev "$DUT_IF" nud permanent
+	ip -n $NS neigh replace $DUT_IP lladdr "$DUT_MAC" dev "$PEER_IF" nud permanent
+	sleep 1
+	local a b c d e f g h rc=0
+	a=$(stat_of "$DUT_IF" rx packets); b=$(stat_of "$DUT_IF" rx bytes)
+	c=$(stat_of "$DUT_IF" tx packets); d=$(stat_of "$DUT_IF" tx bytes)
+	e=$(stat_of "$PEER_IF" tx packets $NS); f=$(stat_of "$PEER_IF" tx bytes $NS)
+	g=$(stat_of "$PEER_IF" rx packets $NS); h=$(stat_of "$PEER_IF" rx bytes $NS)
+	ip netns exec $NS ping -q -c 50 -i 0.02 -s 1000 $DUT_IP >/dev/null || rc=1
+	local drx=$(( $(stat_of "$DUT_IF" rx packets) - a )) drxb=$(( $(stat_of "$DUT_IF" rx bytes) - b ))
+	local dtx=$(( $(stat_of "$DUT_IF" tx packets) - c )) dtxb=$(( $(stat_of "$DUT_IF" tx bytes) - d ))
+	local ptx=$(( $(stat_of "$PEER_IF" tx packets $NS) - e )) ptxb=$(( $(stat_of "$PEER_IF" tx bytes $NS) - f ))
+	local prx=$(( $(stat_of "$PEER_IF" rx packets $NS) - g )) prxb=$(( $(stat_of "$PEER_IF" rx bytes $NS) - h ))
+	echo "DUT rx $drx/$drxb tx $dtx/$dtxb; peer tx $ptx/$ptxb rx $prx/$prxb"
+	sysctl -qw net.ipv6.conf.$DUT_IF.disable_ipv6=0
+	ip netns exec $NS sysctl -qw net.ipv6.conf.$PEER_IF.disable_ipv6=0
+	ip addr add $DUT_IP6/64 dev "$DUT_IF" nodad 2>/dev/null
+	ip -n $NS addr add $PEER_IP6/64 dev "$PEER_IF" nodad 2>/dev/null
+	[ $rc = 0 ] && [ "$drx" = 50 ] && [ "$dtx" = 50 ] && [ "$drx" = "$ptx" ] &&
+		[ "$drxb" = "$ptxb" ] && [ "$dtx" = "$prx" ] && [ "$dtxb" = "$prxb" ] &&
+		[ "$drxb" = $((50 * 1042)) ]
+}
+check "rx/tx packet and byte counters match the peer's exactly" counters_match
+
+# Link flaps from the host side: the carrier really drops and comes back.
+flap_qemu() {
+	qmp_set_link h0 off || { echo "monitor request failed"; return 1; }
+	wait_carrier "$DUT_IF" 0 || { echo "carrier did not drop"; return 1; }
+	qmp_set_link h0 on || return 1
+	wait_carrier "$DUT_IF" 1 || { echo "carrier did not return"; return 1; }
+	ping -c 1 -W 3 $PEER_IP >/dev/null || { echo "no traffic after link up"; return 1; }
+}
+check "QEMU set_link off/on: carrier drops, returns, traffic resumes" flap_qemu
+
+flap_ip() {
+	local i
+	for i in $(seq 1 50); do
+		ip link set "$DUT_IF" down || return 1
+		ip link set "$DUT_IF" up || return 1
+	done
+	wait_carrier "$DUT_IF" 1 || { echo "no carrier after flaps"; return 1; }
+	ping -c 2 -W 3 $PEER_IP >/dev/null || { echo "no IPv4 after flaps"; return 1; }
+	ip addr add $DUT_IP6/64 dev "$DUT_IF" nodad 2>/dev/null
+	ping -6 -c 2 -W 3 $PEER_IP6 >/dev/null || { echo "no IPv6 after flaps"; return 1; }
+}
+check "50 x ip link down/up, traffic resumes" flap_ip
+
+# Unloading while traffic flows both ways.
+rmmod_busy() {
+	ip netns exec $NS ping -f -s 1400 $DUT_IP >/dev/null 2>&1 &
+	local p1=$!
+	ping -f -s 1400 $PEER_IP >/dev/null 2>&1 &
+	local p2=$!
+	sleep 2
+	rmmod igb_rust
+	local rc=$?
+	kill $p1 $p2 2>/dev/null
+	wait $p1 $p2 2>/dev/null
+	[ $rc = 0 ] && [ "$(driver_of "$DUT")" = none ]
+}
+check "rmmod while traffic flows" rmmod_busy
+umount /run/igbt
+ip netns del $NS
