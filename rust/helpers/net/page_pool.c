@@ -37,3 +37,8 @@ __rust_helper void *rust_helper_page_pool_page_address(const struct page *page)
 {
 	return page_address(page);
 }
+
+__rust_helper void rust_helper_page_pool_get(struct page_pool *pool)
+{
+	page_pool_get(pool);
+}

@@ -207,6 +207,14 @@ impl<T: Operations> Device<T> {
         unsafe { Self::from_raw(ptr) }
     }
 
+    /// # Safety
+    ///
+    /// `ptr` must be a net_device registered by [`Registration`] for `T`, valid for `'a`.
+    pub(crate) unsafe fn from_ethtool<'a>(ptr: *mut bindings::net_device) -> &'a Self {
+        // SAFETY: per the safety requirements.
+        unsafe { Self::from_raw(ptr) }
+    }
+
     /// Returns the raw `struct net_device`.
     pub fn as_raw(&self) -> *mut bindings::net_device {
         self.0.get()
@@ -363,7 +371,9 @@ pub fn xmit_more() -> bool {
 }
 
 /// Settings applied to a net_device before it is registered.
-pub struct Config {
+pub struct Config<T: Operations> {
+    /// Ethtool operations, from [`ethtool::table`](crate::net::ethtool::table).
+    pub ethtool: Option<crate::net::ethtool::Table<T>>,
     /// Permanent and initial MAC address.
     pub mac: MacAddress,
     /// Smallest MTU the device accepts.
@@ -420,7 +430,7 @@ impl<T: Operations> Registration<T> {
         parent: &device::Device<device::Bound>,
         txqs: u32,
         rxqs: u32,
-        config: &Config,
+        config: &Config<T>,
         init: impl FnOnce(&Unregistered<T>) -> I,
     ) -> Result<Self>
     where
@@ -475,6 +485,9 @@ impl<T: Operations> Registration<T> {
         // SAFETY: `raw` is valid and not yet visible to anyone else.
         unsafe {
             (*raw).netdev_ops = &OpsTable::<T>::VTABLE;
+            if let Some(t) = &config.ethtool {
+                (*raw).ethtool_ops = t.as_raw();
+            }
             (*raw).min_mtu = config.min_mtu;
             (*raw).max_mtu = config.max_mtu;
             (*raw).hw_features = config.hw_features;

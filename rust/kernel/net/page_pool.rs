@@ -98,6 +98,87 @@ impl PagePool {
     pub fn as_raw(&self) -> *mut bindings::page_pool {
         self.0.as_ptr()
     }
+
+    /// A handle that reads this pool's statistics from any context, for as long as the
+    /// handle lives (it keeps the pool alive).
+    pub fn stats_handle(&self) -> StatsHandle {
+        // SAFETY: `self.0` is live; the extra user reference is dropped by `StatsHandle`.
+        unsafe { bindings::page_pool_get(self.0.as_ptr()) };
+        StatsHandle(self.0)
+    }
+}
+
+/// A user reference to a page pool that only reads its statistics.
+///
+/// # Invariants
+///
+/// Holds one user reference (`page_pool_get()`) to the pool, released on drop.
+pub struct StatsHandle(NonNull<bindings::page_pool>);
+
+// SAFETY: Reading statistics is safe from any CPU; the reference keeps the pool alive.
+unsafe impl Send for StatsHandle {}
+// SAFETY: As above; only reads.
+unsafe impl Sync for StatsHandle {}
+
+impl StatsHandle {
+    /// Adds this pool's counters to `stats`.
+    #[cfg(CONFIG_PAGE_POOL_STATS)]
+    pub fn add_to(&self, stats: &mut Stats) {
+        // SAFETY: The pool is alive (type invariant); `stats` is valid for writes.
+        unsafe { bindings::page_pool_get_stats(self.0.as_ptr(), &mut stats.0) };
+    }
+}
+
+impl Drop for StatsHandle {
+    fn drop(&mut self) {
+        // SAFETY: Drops our user reference; the pool is released with its last user.
+        unsafe { bindings::page_pool_destroy(self.0.as_ptr()) };
+    }
+}
+
+/// Accumulated page pool statistics (`struct page_pool_stats`), as `ethtool -S` shows them.
+#[cfg(CONFIG_PAGE_POOL_STATS)]
+pub struct Stats(bindings::page_pool_stats);
+
+#[cfg(CONFIG_PAGE_POOL_STATS)]
+impl Default for Stats {
+    fn default() -> Self {
+        // SAFETY: All-zero counters are valid.
+        Self(unsafe { core::mem::zeroed() })
+    }
+}
+
+#[cfg(CONFIG_PAGE_POOL_STATS)]
+impl Stats {
+    /// Number of counters `ethtool -S` shows for page pools.
+    pub fn count() -> u32 {
+        // SAFETY: Returns a constant.
+        let n = unsafe { bindings::page_pool_ethtool_stats_get_count() };
+        u32::try_from(n).unwrap_or(0)
+    }
+
+    /// Writes the counter names (`page_pool_ethtool_stats_get_strings()`).
+    pub fn write_names(w: &mut crate::net::ethtool::StringWriter<'_>) {
+        let n = Self::count() as usize;
+        if let Some(buf) = w.reserve(n) {
+            // SAFETY: `buf` holds `n * ETH_GSTRING_LEN` writable bytes, what C writes.
+            unsafe { bindings::page_pool_ethtool_stats_get_strings(buf.as_mut_ptr()) };
+        }
+    }
+
+    /// Writes the counter values into `out`, returning how many were written (0 if `out` is
+    /// too short).
+    pub fn write_values(&self, out: &mut [u64]) -> usize {
+        let n = Self::count() as usize;
+        if out.len() < n {
+            return 0;
+        }
+        // SAFETY: `out` holds at least `n` values, what C writes; `self.0` is valid.
+        unsafe {
+            bindings::page_pool_ethtool_stats_get(out.as_mut_ptr(), (&raw const self.0).cast())
+        };
+        n
+    }
 }
 
 impl Drop for PagePool {

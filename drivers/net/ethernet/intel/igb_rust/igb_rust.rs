@@ -23,6 +23,9 @@ use hw::MacAddr;
 use net::{IgbNet, MAX_MTU};
 use queue::Hw;
 
+/// Version reported by `ethtool -i`.
+pub(crate) const DRV_VERSION: &str = "0.3";
+
 /// Most queue pairs the 82576 offers a PF without VMDq.
 const MAX_QUEUES: u32 = 8;
 
@@ -79,6 +82,7 @@ impl pci::Driver for IgbDriver {
         let nq = netdev::num_online_cpus().clamp(1, MAX_QUEUES);
         let hw = Arc::new(Hw { bar, pdev }, GFP_KERNEL)?;
         let config = Config {
+            ethtool: Some(kernel::net::ethtool::table::<IgbNet<'bound>>()),
             mac: perm_addr.0,
             min_mtu: 68,
             max_mtu: MAX_MTU,

@@ -6,12 +6,17 @@ use kernel::{
     io::{register::Array, Io},
     net::{
         napi::Napi,
+        ethtool::{self, Channels, DrvInfo, LinkSettings, Ringparam, StringSet, StringWriter, Tunable},
         netdev::{self, MacAddress, Rtnl, RxMode, Stats64},
+        page_pool,
         skb::SkBuff,
     },
     pci::IrqSet,
     prelude::*,
-    sync::{atomic::Relaxed, Arc},
+    sync::{
+        atomic::{Atomic, Relaxed},
+        Arc,
+    },
 };
 
 use crate::{
@@ -24,6 +29,21 @@ use crate::{
 pub(crate) const MAX_MTU: u32 = 9216;
 /// Ethernet header, FCS and one VLAN tag on top of the MTU.
 const FRAME_OVERHEAD: u32 = 14 + 4 + 4;
+/// Default `rx-copybreak`: frames up to this many bytes are copied.
+pub(crate) const DEFAULT_COPYBREAK: u32 = 256;
+/// Counters `ethtool -S` shows per queue pair.
+const QUEUE_STATS: [&str; 9] = [
+    "rx_packets",
+    "rx_bytes",
+    "rx_errors",
+    "rx_alloc_failed",
+    "rx_copybreak_packets",
+    "tx_packets",
+    "tx_bytes",
+    "tx_dropped",
+    "tx_busy",
+];
+
 /// Interrupt throttling of the queue vectors, in 0.25 us units (about 20k interrupts/s).
 const DEFAULT_EITR: u32 = 196;
 
@@ -33,6 +53,8 @@ pub(crate) struct IgbNet<'bound> {
     pub(crate) hw: Arc<Hw<'bound>>,
     /// Number of queue pairs.
     pub(crate) nq: u16,
+    /// Received frames up to this length are copied into a fresh skb (`rx-copybreak`).
+    pub(crate) copybreak: Atomic<u32>,
     /// Vector 0: other causes; vector `q + 1`: queue pair `q`.
     pub(crate) vectors: IrqSet<'bound, Vector<'bound>>,
 }
@@ -52,7 +74,8 @@ impl<'bound> Vector<'bound> {
             Role::Other => Ok(None),
             Role::Queue(q) => RxRing::new(hw, q).map(Some),
         };
-        let data = VectorData::new(hw.clone(), role, 1 << index);
+        let pool_stats = state.as_ref().ok().and_then(|s| s.as_ref().map(|r| r.pool_stats()));
+        let data = VectorData::new(hw.clone(), role, 1 << index, pool_stats);
         let napi = state.and_then(|s| Ok(Napi::new(dev, data?, s)));
         try_pin_init!(Vector { napi <- napi? }? Error)
     }
@@ -70,6 +93,7 @@ impl<'bound> IgbNet<'bound> {
         try_pin_init!(IgbNet {
             hw,
             nq,
+            copybreak: Atomic::new(DEFAULT_COPYBREAK),
             vectors: vectors?,
         }? Error)
     }
@@ -433,5 +457,121 @@ impl PinnedDrop for IgbNet<'_> {
         if hw::reset(&self.hw.bar).is_err() {
             pr_warn!("igb_rust: MAC reset on teardown timed out\n");
         }
+    }
+}
+
+#[vtable]
+impl<'bound> ethtool::Operations for IgbNet<'bound> {
+    fn get_drvinfo(dev: &netdev::Device<Self>, info: &mut DrvInfo<'_>) {
+        info.set_driver("igb_rust");
+        info.set_version(crate::DRV_VERSION);
+        if let Ok(name) = dev.data().hw.pdev.as_ref().name().to_str() {
+            info.set_bus_info(name);
+        }
+    }
+
+    fn get_channels(dev: &netdev::Device<Self>) -> Channels {
+        let nq = u32::from(dev.data().nq);
+        Channels {
+            max_combined: nq,
+            combined_count: nq,
+            max_other: 1,
+            other_count: 1,
+        }
+    }
+
+    fn get_ringparam(_dev: &netdev::Device<Self>) -> Ringparam {
+        Ringparam {
+            rx_max_pending: RING_SIZE,
+            tx_max_pending: RING_SIZE,
+            rx_pending: RING_SIZE,
+            tx_pending: RING_SIZE,
+        }
+    }
+
+    fn get_link_ksettings(dev: &netdev::Device<Self>) -> Result<LinkSettings> {
+        let bar = &dev.data().hw.bar;
+        let up = dev.carrier_ok() && hw::link_up(bar);
+        Ok(LinkSettings {
+            speed: up.then(|| hw::link_speed(bar)),
+            full_duplex: true,
+            autoneg: true,
+            modes: &[
+                ethtool::LINK_MODE_10BASET_HALF,
+                ethtool::LINK_MODE_10BASET_FULL,
+                ethtool::LINK_MODE_100BASET_HALF,
+                ethtool::LINK_MODE_100BASET_FULL,
+                ethtool::LINK_MODE_1000BASET_FULL,
+                ethtool::LINK_MODE_AUTONEG,
+                ethtool::LINK_MODE_TP,
+            ],
+        })
+    }
+
+    fn get_tunable(dev: &netdev::Device<Self>, tunable: Tunable) -> Result<u32> {
+        match tunable {
+            Tunable::RxCopybreak => Ok(dev.data().copybreak.load(Relaxed)),
+            _ => Err(EOPNOTSUPP),
+        }
+    }
+
+    fn set_tunable(dev: &netdev::Device<Self>, tunable: Tunable, value: u32) -> Result {
+        match tunable {
+            // Up to the whole RX buffer; 0 turns copying off. Takes effect at the next poll.
+            Tunable::RxCopybreak if value <= RX_BUF_LEN => {
+                dev.data().copybreak.store(value, Relaxed);
+                Ok(())
+            }
+            Tunable::RxCopybreak => Err(EINVAL),
+            _ => Err(EOPNOTSUPP),
+        }
+    }
+
+    fn get_sset_count(dev: &netdev::Device<Self>, set: StringSet) -> Result<u32> {
+        match set {
+            StringSet::Stats => Ok(u32::from(dev.data().nq) * QUEUE_STATS.len() as u32
+                + page_pool::Stats::count()),
+            StringSet::Other(_) => Err(EOPNOTSUPP),
+        }
+    }
+
+    fn get_strings(dev: &netdev::Device<Self>, set: StringSet, out: &mut StringWriter<'_>) {
+        if set != StringSet::Stats {
+            return;
+        }
+        for q in 0..u32::from(dev.data().nq) {
+            for name in QUEUE_STATS {
+                let (dir, rest) = name.split_at(2);
+                out.push_indexed(dir, q, rest);
+            }
+        }
+        page_pool::Stats::write_names(out);
+    }
+
+    fn get_ethtool_stats(dev: &netdev::Device<Self>, data: &mut [u64]) {
+        let mut pp = page_pool::Stats::default();
+        let mut it = data.iter_mut();
+        for (_, v) in dev.data().queue_vectors() {
+            let s = &v.stats;
+            let vals = [
+                s.rx_packets.load(Relaxed),
+                s.rx_bytes.load(Relaxed),
+                s.rx_errors.load(Relaxed),
+                s.rx_alloc_failed.load(Relaxed),
+                s.rx_copybreak.load(Relaxed),
+                s.tx_packets.load(Relaxed),
+                s.tx_bytes.load(Relaxed),
+                s.tx_dropped.load(Relaxed),
+                s.tx_busy.load(Relaxed),
+            ];
+            for (slot, val) in (&mut it).zip(vals) {
+                *slot = val;
+            }
+            if let Some(h) = &v.pool_stats {
+                h.add_to(&mut pp);
+            }
+        }
+        let rest = it.into_slice();
+        pp.write_values(rest);
     }
 }

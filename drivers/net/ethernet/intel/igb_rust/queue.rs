@@ -13,7 +13,7 @@ use kernel::{
     net::{
         napi::{Napi, NapiContext, Poll},
         netdev,
-        page_pool::{Page, PagePool, Params},
+        page_pool::{Page, PagePool, Params, StatsHandle},
         skb::{HashType, MappedSkb, RxChecksum, SkBuff},
     },
     new_spinlock,
@@ -102,6 +102,7 @@ pub(crate) struct QueueStats {
     pub(crate) rx_bytes: Atomic<u64>,
     pub(crate) rx_errors: Atomic<u64>,
     pub(crate) rx_alloc_failed: Atomic<u64>,
+    pub(crate) rx_copybreak: Atomic<u64>,
     pub(crate) tx_packets: Atomic<u64>,
     pub(crate) tx_bytes: Atomic<u64>,
     pub(crate) tx_dropped: Atomic<u64>,
@@ -115,6 +116,7 @@ impl QueueStats {
             rx_bytes: Atomic::new(0),
             rx_errors: Atomic::new(0),
             rx_alloc_failed: Atomic::new(0),
+            rx_copybreak: Atomic::new(0),
             tx_packets: Atomic::new(0),
             tx_bytes: Atomic::new(0),
             tx_dropped: Atomic::new(0),
@@ -160,6 +162,8 @@ pub(crate) struct VectorData<'bound> {
     /// EIMS/EIMC/EICS bit of this vector.
     pub(crate) eims: u32,
     pub(crate) stats: QueueStats,
+    /// Statistics of the RX page pool, readable while the poll owns the pool.
+    pub(crate) pool_stats: Option<StatsHandle>,
     #[pin]
     pub(crate) tx: SpinLock<TxRing>,
 }
@@ -261,6 +265,10 @@ impl RxRing {
 
     pub(crate) fn dma_base(&self) -> u64 {
         self.desc.dma_base()
+    }
+
+    pub(crate) fn pool_stats(&self) -> StatsHandle {
+        self.pool.stats_handle()
     }
 
     fn unused(&self) -> u32 {
@@ -430,7 +438,8 @@ impl VectorData<'_> {
         ctx: &NapiContext<'_>,
     ) -> u32 {
         let budget = ctx.budget();
-        let (mut done, mut bytes, mut errors) = (0u32, 0u64, 0u64);
+        let copybreak = dev.data().copybreak.load(Relaxed);
+        let (mut done, mut bytes, mut errors, mut copied) = (0u32, 0u64, 0u64, 0u64);
         let mut cleaned = 0u32;
         while done < budget {
             if cleaned >= RX_REFILL_BATCH {
@@ -468,6 +477,28 @@ impl VectorData<'_> {
             }
 
             let skb = match rx.partial.take() {
+                // Small frame: copy it and give the page straight back for the next refill.
+                None if eop && len <= copybreak => match ctx.alloc_skb(len) {
+                    Some(mut skb) => {
+                        let mut page = page;
+                        let copied_ok = match page.sync_for_cpu(len) {
+                            Ok(data) => skb.put_slice(data).is_ok(),
+                            Err(_) => false,
+                        };
+                        page.recycle(ctx, len);
+                        if !copied_ok {
+                            errors += 1;
+                            continue;
+                        }
+                        copied += 1;
+                        skb
+                    }
+                    None => {
+                        page.recycle(ctx, len);
+                        self.stats.rx_alloc_failed.add(1, Relaxed);
+                        continue;
+                    }
+                },
                 None => match page.build_skb(ctx, len) {
                     Ok(skb) => skb,
                     Err(page) => {
@@ -522,6 +553,7 @@ impl VectorData<'_> {
         self.stats.rx_packets.add(u64::from(done), Relaxed);
         self.stats.rx_bytes.add(bytes, Relaxed);
         self.stats.rx_errors.add(errors, Relaxed);
+        self.stats.rx_copybreak.add(copied, Relaxed);
         done
     }
 

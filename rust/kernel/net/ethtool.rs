@@ -1,0 +1,479 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! Ethtool operations (`struct ethtool_ops`).
+//!
+//! A driver implements [`Operations`] on the same private data type as its
+//! [`netdev::Operations`] and passes [`table::<T>()`](table) in its
+//! [`netdev::Config`]. The callbacks get typed views instead of raw C structures: strings are
+//! copied with truncation, statistics are written into slices whose length the abstraction
+//! derived from [`Operations::get_sset_count`], and tunables arrive already identified.
+//!
+//! C header: [`include/linux/ethtool.h`](srctree/include/linux/ethtool.h).
+
+use crate::{
+    bindings,
+    error::{from_result, VTABLE_DEFAULT_ERROR},
+    net::netdev::{self, Device},
+    prelude::*,
+};
+use core::marker::PhantomData;
+
+/// Length of one statistics name (`ETH_GSTRING_LEN`).
+pub const GSTRING_LEN: usize = bindings::ETH_GSTRING_LEN as usize;
+
+/// A tunable (`ethtool --get-tunable`/`--set-tunable`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Tunable {
+    /// `rx-copybreak`: received frames up to this many bytes are copied into a fresh skb.
+    RxCopybreak,
+    /// `tx-copybreak`.
+    TxCopybreak,
+    /// Any other tunable id.
+    Other(u32),
+}
+
+impl Tunable {
+    fn from_raw(id: u32) -> Self {
+        match id {
+            bindings::tunable_id_ETHTOOL_RX_COPYBREAK => Tunable::RxCopybreak,
+            bindings::tunable_id_ETHTOOL_TX_COPYBREAK => Tunable::TxCopybreak,
+            other => Tunable::Other(other),
+        }
+    }
+}
+
+/// A string set (`enum ethtool_stringset`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum StringSet {
+    /// Names of the `ethtool -S` statistics.
+    Stats,
+    /// Any other set.
+    Other(u32),
+}
+
+impl StringSet {
+    fn from_raw(set: u32) -> Self {
+        if set == bindings::ethtool_stringset_ETH_SS_STATS {
+            StringSet::Stats
+        } else {
+            StringSet::Other(set)
+        }
+    }
+}
+
+/// Driver information (`ethtool -i`).
+pub struct DrvInfo<'a>(&'a mut bindings::ethtool_drvinfo);
+
+fn copy_cstr(dst: &mut [c_char], src: &str) {
+    let n = src.len().min(dst.len().saturating_sub(1));
+    for (d, s) in dst.iter_mut().zip(src.as_bytes()[..n].iter()) {
+        *d = *s as c_char;
+    }
+    if let Some(z) = dst.get_mut(n) {
+        *z = 0;
+    }
+}
+
+impl DrvInfo<'_> {
+    /// Sets the driver name.
+    pub fn set_driver(&mut self, s: &str) {
+        copy_cstr(&mut self.0.driver, s);
+    }
+    /// Sets the driver version.
+    pub fn set_version(&mut self, s: &str) {
+        copy_cstr(&mut self.0.version, s);
+    }
+    /// Sets the bus address, e.g. `0000:01:00.0`.
+    pub fn set_bus_info(&mut self, s: &str) {
+        copy_cstr(&mut self.0.bus_info, s);
+    }
+}
+
+/// Queue counts (`ethtool -l`).
+#[derive(Default, Clone, Copy, Debug)]
+pub struct Channels {
+    /// Most combined (RX and TX) channels the device can have.
+    pub max_combined: u32,
+    /// Combined channels in use.
+    pub combined_count: u32,
+    /// Most channels for other causes (link, ...).
+    pub max_other: u32,
+    /// Channels for other causes in use.
+    pub other_count: u32,
+}
+
+/// Ring sizes (`ethtool -g`).
+#[derive(Default, Clone, Copy, Debug)]
+pub struct Ringparam {
+    /// Largest RX ring.
+    pub rx_max_pending: u32,
+    /// Largest TX ring.
+    pub tx_max_pending: u32,
+    /// Current RX ring size.
+    pub rx_pending: u32,
+    /// Current TX ring size.
+    pub tx_pending: u32,
+}
+
+/// Link settings (`ethtool DEV`), for a twisted-pair device.
+#[derive(Clone, Copy, Debug)]
+pub struct LinkSettings {
+    /// Speed in Mb/s, or `None` when unknown (link down).
+    pub speed: Option<u32>,
+    /// Full duplex.
+    pub full_duplex: bool,
+    /// Autonegotiation enabled.
+    pub autoneg: bool,
+    /// Link modes supported and advertised (`ETHTOOL_LINK_MODE_*_BIT` numbers).
+    pub modes: &'static [u32],
+}
+
+/// Link mode bit: 10baseT half duplex.
+pub const LINK_MODE_10BASET_HALF: u32 = bindings::ethtool_link_mode_bit_indices_ETHTOOL_LINK_MODE_10baseT_Half_BIT;
+/// Link mode bit: 10baseT full duplex.
+pub const LINK_MODE_10BASET_FULL: u32 = bindings::ethtool_link_mode_bit_indices_ETHTOOL_LINK_MODE_10baseT_Full_BIT;
+/// Link mode bit: 100baseT half duplex.
+pub const LINK_MODE_100BASET_HALF: u32 = bindings::ethtool_link_mode_bit_indices_ETHTOOL_LINK_MODE_100baseT_Half_BIT;
+/// Link mode bit: 100baseT full duplex.
+pub const LINK_MODE_100BASET_FULL: u32 = bindings::ethtool_link_mode_bit_indices_ETHTOOL_LINK_MODE_100baseT_Full_BIT;
+/// Link mode bit: 1000baseT full duplex.
+pub const LINK_MODE_1000BASET_FULL: u32 = bindings::ethtool_link_mode_bit_indices_ETHTOOL_LINK_MODE_1000baseT_Full_BIT;
+/// Link mode bit: autonegotiation.
+pub const LINK_MODE_AUTONEG: u32 = bindings::ethtool_link_mode_bit_indices_ETHTOOL_LINK_MODE_Autoneg_BIT;
+/// Link mode bit: twisted pair.
+pub const LINK_MODE_TP: u32 = bindings::ethtool_link_mode_bit_indices_ETHTOOL_LINK_MODE_TP_BIT;
+
+/// Writes statistics names, `GSTRING_LEN` bytes each, into the buffer the core sized from
+/// [`Operations::get_sset_count`]. Names beyond that count are dropped.
+pub struct StringWriter<'a> {
+    buf: &'a mut [u8],
+    pos: usize,
+}
+
+impl StringWriter<'_> {
+    /// Appends one name, truncated to `GSTRING_LEN - 1` bytes.
+    pub fn push(&mut self, name: &str) {
+        let Some(slot) = self.buf.get_mut(self.pos..self.pos + GSTRING_LEN) else {
+            return;
+        };
+        slot.fill(0);
+        let n = name.len().min(GSTRING_LEN - 1);
+        slot[..n].copy_from_slice(&name.as_bytes()[..n]);
+        self.pos += GSTRING_LEN;
+    }
+
+    /// Hands out the next `n` name slots as raw bytes, for C functions that write names
+    /// themselves; `None` if fewer are left.
+    pub(crate) fn reserve(&mut self, n: usize) -> Option<&mut [u8]> {
+        let end = self.pos.checked_add(n.checked_mul(GSTRING_LEN)?)?;
+        let start = self.pos;
+        let slot = self.buf.get_mut(start..end)?;
+        self.pos = end;
+        Some(slot)
+    }
+
+    /// Appends `prefix` followed by the decimal `index` and `suffix`, e.g. `rx0_packets`.
+    pub fn push_indexed(&mut self, prefix: &str, index: u32, suffix: &str) {
+        let mut tmp = [0u8; GSTRING_LEN];
+        let mut len = 0;
+        let mut put = |b: &[u8]| {
+            for &c in b {
+                if len < GSTRING_LEN - 1 {
+                    tmp[len] = c;
+                    len += 1;
+                }
+            }
+        };
+        put(prefix.as_bytes());
+        let mut digits = [0u8; 10];
+        let mut n = 0;
+        let mut v = index;
+        loop {
+            digits[n] = b'0' + (v % 10) as u8;
+            n += 1;
+            v /= 10;
+            if v == 0 {
+                break;
+            }
+        }
+        digits[..n].reverse();
+        put(&digits[..n]);
+        put(suffix.as_bytes());
+        // `tmp[..len]` is ASCII built from `&str` pieces and digits.
+        if let Ok(s) = core::str::from_utf8(&tmp[..len]) {
+            self.push(s);
+        }
+    }
+}
+
+/// Ethtool operations of a network device.
+#[vtable]
+pub trait Operations: netdev::Operations {
+    /// Driver name, version and bus address (`ethtool -i`).
+    fn get_drvinfo(_dev: &Device<Self>, _info: &mut DrvInfo<'_>) {
+        build_error!(VTABLE_DEFAULT_ERROR)
+    }
+
+    /// Queue counts (`ethtool -l`).
+    fn get_channels(_dev: &Device<Self>) -> Channels {
+        build_error!(VTABLE_DEFAULT_ERROR)
+    }
+
+    /// Ring sizes (`ethtool -g`).
+    fn get_ringparam(_dev: &Device<Self>) -> Ringparam {
+        build_error!(VTABLE_DEFAULT_ERROR)
+    }
+
+    /// Current link settings (`ethtool DEV`).
+    fn get_link_ksettings(_dev: &Device<Self>) -> Result<LinkSettings> {
+        build_error!(VTABLE_DEFAULT_ERROR)
+    }
+
+    /// Reads a tunable; `EOPNOTSUPP` for tunables the driver does not have.
+    fn get_tunable(_dev: &Device<Self>, _tunable: Tunable) -> Result<u32> {
+        build_error!(VTABLE_DEFAULT_ERROR)
+    }
+
+    /// Sets a tunable; `EINVAL` for out-of-range values (changing nothing), `EOPNOTSUPP` for
+    /// tunables the driver does not have.
+    fn set_tunable(_dev: &Device<Self>, _tunable: Tunable, _value: u32) -> Result {
+        build_error!(VTABLE_DEFAULT_ERROR)
+    }
+
+    /// Number of strings in `set`.
+    fn get_sset_count(_dev: &Device<Self>, _set: StringSet) -> Result<u32> {
+        build_error!(VTABLE_DEFAULT_ERROR)
+    }
+
+    /// Writes the names of `set`.
+    fn get_strings(_dev: &Device<Self>, _set: StringSet, _out: &mut StringWriter<'_>) {
+        build_error!(VTABLE_DEFAULT_ERROR)
+    }
+
+    /// Writes the values of the `ethtool -S` statistics, in the order of their names.
+    fn get_ethtool_stats(_dev: &Device<Self>, _data: &mut [u64]) {
+        build_error!(VTABLE_DEFAULT_ERROR)
+    }
+}
+
+/// The `ethtool_ops` table of `T`, for [`netdev::Config::ethtool`].
+pub struct Table<T: netdev::Operations>(&'static bindings::ethtool_ops, PhantomData<T>);
+
+impl<T: netdev::Operations> Table<T> {
+    pub(crate) fn as_raw(&self) -> *const bindings::ethtool_ops {
+        self.0
+    }
+}
+
+/// Returns the ethtool operations table of `T`.
+pub const fn table<T: Operations>() -> Table<T> {
+    Table(&Adapter::<T>::VTABLE, PhantomData)
+}
+
+struct Adapter<T: Operations>(PhantomData<T>);
+
+impl<T: Operations> Adapter<T> {
+    const VTABLE: bindings::ethtool_ops = bindings::ethtool_ops {
+            get_drvinfo: if T::HAS_GET_DRVINFO {
+                Some(Self::get_drvinfo)
+            } else {
+                None
+            },
+            get_link: Some(bindings::ethtool_op_get_link),
+            get_channels: if T::HAS_GET_CHANNELS {
+                Some(Self::get_channels)
+            } else {
+                None
+            },
+            get_ringparam: if T::HAS_GET_RINGPARAM {
+                Some(Self::get_ringparam)
+            } else {
+                None
+            },
+            get_link_ksettings: if T::HAS_GET_LINK_KSETTINGS {
+                Some(Self::get_link_ksettings)
+            } else {
+                None
+            },
+            get_tunable: if T::HAS_GET_TUNABLE {
+                Some(Self::get_tunable)
+            } else {
+                None
+            },
+            set_tunable: if T::HAS_SET_TUNABLE {
+                Some(Self::set_tunable)
+            } else {
+                None
+            },
+            get_sset_count: if T::HAS_GET_SSET_COUNT {
+                Some(Self::get_sset_count)
+            } else {
+                None
+            },
+            get_strings: if T::HAS_GET_STRINGS {
+                Some(Self::get_strings)
+            } else {
+                None
+            },
+            get_ethtool_stats: if T::HAS_GET_ETHTOOL_STATS {
+                Some(Self::get_ethtool_stats)
+            } else {
+                None
+            },
+            // SAFETY: All-zero is a valid `ethtool_ops`: no flags, no callbacks.
+            ..unsafe { core::mem::zeroed() }
+        };
+
+    /// # Safety
+    ///
+    /// `dev` must be a net_device registered for `T` with this table.
+    unsafe fn dev<'a>(dev: *mut bindings::net_device) -> &'a Device<T> {
+        // SAFETY: per the safety requirements.
+        unsafe { Device::<T>::from_ethtool(dev) }
+    }
+
+    unsafe extern "C" fn get_drvinfo(
+        dev: *mut bindings::net_device,
+        info: *mut bindings::ethtool_drvinfo,
+    ) {
+        // SAFETY: The core passes the device of this table and a valid, exclusive `info`.
+        let (d, info) = unsafe { (Self::dev(dev), &mut *info) };
+        T::get_drvinfo(d, &mut DrvInfo(info));
+    }
+
+    unsafe extern "C" fn get_channels(
+        dev: *mut bindings::net_device,
+        ch: *mut bindings::ethtool_channels,
+    ) {
+        // SAFETY: As above.
+        let (d, ch) = unsafe { (Self::dev(dev), &mut *ch) };
+        let c = T::get_channels(d);
+        ch.max_combined = c.max_combined;
+        ch.combined_count = c.combined_count;
+        ch.max_other = c.max_other;
+        ch.other_count = c.other_count;
+    }
+
+    unsafe extern "C" fn get_ringparam(
+        dev: *mut bindings::net_device,
+        ring: *mut bindings::ethtool_ringparam,
+        _kring: *mut bindings::kernel_ethtool_ringparam,
+        _extack: *mut bindings::netlink_ext_ack,
+    ) {
+        // SAFETY: As above.
+        let (d, ring) = unsafe { (Self::dev(dev), &mut *ring) };
+        let r = T::get_ringparam(d);
+        ring.rx_max_pending = r.rx_max_pending;
+        ring.tx_max_pending = r.tx_max_pending;
+        ring.rx_pending = r.rx_pending;
+        ring.tx_pending = r.tx_pending;
+    }
+
+    unsafe extern "C" fn get_link_ksettings(
+        dev: *mut bindings::net_device,
+        ks: *mut bindings::ethtool_link_ksettings,
+    ) -> c_int {
+        from_result(|| {
+            // SAFETY: As above.
+            let (d, ks) = unsafe { (Self::dev(dev), &mut *ks) };
+            let s = T::get_link_ksettings(d)?;
+            ks.base.speed = s.speed.unwrap_or(bindings::SPEED_UNKNOWN as u32);
+            ks.base.duplex = if s.speed.is_none() {
+                bindings::DUPLEX_UNKNOWN as u8
+            } else if s.full_duplex {
+                bindings::DUPLEX_FULL as u8
+            } else {
+                bindings::DUPLEX_HALF as u8
+            };
+            ks.base.port = bindings::PORT_TP as u8;
+            ks.base.autoneg = if s.autoneg {
+                bindings::AUTONEG_ENABLE as u8
+            } else {
+                bindings::AUTONEG_DISABLE as u8
+            };
+            let bits = usize::BITS as usize;
+            for &m in s.modes {
+                let (w, b) = (m as usize / bits, m as usize % bits);
+                if let Some(x) = ks.link_modes.supported.get_mut(w) {
+                    *x |= 1 << b;
+                }
+                if let Some(x) = ks.link_modes.advertising.get_mut(w) {
+                    *x |= 1 << b;
+                }
+            }
+            Ok(0)
+        })
+    }
+
+    unsafe extern "C" fn get_tunable(
+        dev: *mut bindings::net_device,
+        tuna: *const bindings::ethtool_tunable,
+        data: *mut c_void,
+    ) -> c_int {
+        from_result(|| {
+            // SAFETY: As above; `tuna` is valid.
+            let (d, tuna) = unsafe { (Self::dev(dev), &*tuna) };
+            let t = Tunable::from_raw(tuna.id);
+            if !matches!(t, Tunable::RxCopybreak | Tunable::TxCopybreak) {
+                return Err(EOPNOTSUPP);
+            }
+            let v = T::get_tunable(d, t)?;
+            // SAFETY: The core validated that copybreak tunables are `u32` and sized `data`
+            // accordingly.
+            unsafe { data.cast::<u32>().write_unaligned(v) };
+            Ok(0)
+        })
+    }
+
+    unsafe extern "C" fn set_tunable(
+        dev: *mut bindings::net_device,
+        tuna: *const bindings::ethtool_tunable,
+        data: *const c_void,
+    ) -> c_int {
+        from_result(|| {
+            // SAFETY: As above.
+            let (d, tuna) = unsafe { (Self::dev(dev), &*tuna) };
+            let t = Tunable::from_raw(tuna.id);
+            if !matches!(t, Tunable::RxCopybreak | Tunable::TxCopybreak) {
+                return Err(EOPNOTSUPP);
+            }
+            // SAFETY: The core validated the type (`u32`) and length of `data`.
+            let v = unsafe { data.cast::<u32>().read_unaligned() };
+            T::set_tunable(d, t, v)?;
+            Ok(0)
+        })
+    }
+
+    unsafe extern "C" fn get_sset_count(dev: *mut bindings::net_device, set: c_int) -> c_int {
+        from_result(|| {
+            // SAFETY: As above.
+            let d = unsafe { Self::dev(dev) };
+            let n = T::get_sset_count(d, StringSet::from_raw(set as u32))?;
+            Ok(c_int::try_from(n)?)
+        })
+    }
+
+    unsafe extern "C" fn get_strings(dev: *mut bindings::net_device, set: u32, data: *mut u8) {
+        // SAFETY: As above.
+        let d = unsafe { Self::dev(dev) };
+        let set = StringSet::from_raw(set);
+        let n = T::get_sset_count(d, set).unwrap_or(0) as usize;
+        // SAFETY: The core allocated `get_sset_count() * ETH_GSTRING_LEN` bytes at `data`;
+        // the count cannot change while RTNL is held.
+        let buf = unsafe { core::slice::from_raw_parts_mut(data, n * GSTRING_LEN) };
+        T::get_strings(d, set, &mut StringWriter { buf, pos: 0 });
+    }
+
+    unsafe extern "C" fn get_ethtool_stats(
+        dev: *mut bindings::net_device,
+        _stats: *mut bindings::ethtool_stats,
+        data: *mut u64,
+    ) {
+        // SAFETY: As above.
+        let d = unsafe { Self::dev(dev) };
+        let n = T::get_sset_count(d, StringSet::Stats).unwrap_or(0) as usize;
+        // SAFETY: The core allocated `get_sset_count(ETH_SS_STATS)` zeroed `u64`s at `data`.
+        let buf = unsafe { core::slice::from_raw_parts_mut(data, n) };
+        T::get_ethtool_stats(d, buf);
+    }
+}
