@@ -7,17 +7,18 @@
 #   make check    build everything and run the test suite
 #   make build    fetch the toolchain and kernel, apply, build kernel + module
 #   make patches  emit the upstream changes as a git format-patch series
+#   make bench-pp page_pool recycle microbenchmark, with and without swiotlb
 #
 # Caches live in $(IGB_RUST_CACHE), default ~/.cache/igb_rust.
 
 SHELL := /bin/bash
 
-.PHONY: all build run check patches setup help
+.PHONY: all build run check patches setup help bench-pp
 
 all: run
 
 help:
-	@sed -n '3,11p' Makefile
+	@sed -n '3,12p' Makefile
 
 setup:
 	bash scripts/setup.sh
@@ -33,3 +34,6 @@ check:
 
 patches:
 	bash scripts/patches.sh
+
+bench-pp: build
+	TESTS=ppbench bash scripts/check.sh

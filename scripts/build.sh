@@ -81,12 +81,15 @@ log "kernel built in $(( $(date +%s) - t0 )) s"
 # The XDP program the kernel's driver selftests attach (ping.py).
 XDP_OBJ=$TREE/tools/testing/selftests/net/lib/xdp_dummy.bpf.o
 if [ ! -f "$XDP_OBJ" ]; then
-	clang$LLVM_SUFFIX -O2 -g -target bpf -I "$TREE/tools/include/uapi" -I "$TREE/tools/lib" \
+	clang$LLVM_SUFFIX -O2 -g -target bpf -I "$TREE/tools/include/uapi" \
+		-I "/usr/include/$(gcc -dumpmachine)" \
 		-c "$TREE/tools/testing/selftests/net/lib/xdp_dummy.bpf.c" -o "$XDP_OBJ"
 fi
 
 log "building igb_rust as an external module"
 mkdir -p "$BUILD/igb_rust"
 "${MAKE[@]}" -s M="$REPO" MO="$BUILD/igb_rust" modules
+mkdir -p "$BUILD/pp_bench"
+"${MAKE[@]}" -s M="$REPO/tools/igb_rust/pp_bench" MO="$BUILD/pp_bench" modules
 ln -sfn "$BUILD" "$CACHE/current"
 log "done: $BUILD"

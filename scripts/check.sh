@@ -35,6 +35,27 @@ clippy=$(make -C "$KTREE" O="$BUILD" LLVM="$LLVM_SUFFIX" BINDGEN="$TOOLS/bin/bin
 [ -z "$clippy" ] && hres ok "igb_rust builds warning-free with CLIPPY=1" ||
 	hres fail "igb_rust builds warning-free with CLIPPY=1" "$clippy"
 
+# --- type-system guarantees: these must not build ---------------------------
+for src in "$REPO"/tools/igb_rust/compile_fail/*.rs; do
+	name=$(basename "$src" .rs)
+	want=$(sed -n 's#^//! expect: ##p' "$src")
+	d=$(mktemp -d)
+	cp "$src" "$d/cf.rs"
+	echo 'obj-m += cf.o' > "$d/Kbuild"
+	out=$(make -C "$KTREE" O="$BUILD" LLVM="$LLVM_SUFFIX" BINDGEN="$TOOLS/bin/bindgen" \
+		RUST_LIB_SRC="$RUST_SRC_ROOT/usr/lib/rustlib/src/rust/library" M="$d" modules 2>&1)
+	brc=$?
+	rm -rf "$d"
+	if [ "$want" = builds ]; then
+		[ $brc = 0 ] && hres ok "compile control $name builds" ||
+			hres fail "compile control $name builds" "$(echo "$out" | grep -E 'error' | head)"
+	elif [ $brc != 0 ] && echo "$out" | grep -q "error\[$want\]"; then
+		hres ok "does not compile: $name ($want)"
+	else
+		hres fail "does not compile: $name ($want)" "$(echo "$out" | grep -E '^error' | head)"
+	fi
+done
+
 # --- the harness itself must notice a failing guest ------------------------
 if bash "$REPO/scripts/vm.sh" --timeout 300 --log "$RES/selftest.log" -- \
 	sh -c 'insmod /nonexistent/igb_rust.ko'; then
@@ -60,6 +81,22 @@ if [ "$rc" -ne 0 ] || ! grep -q '^1\.\.' "$GOUT/tap.txt" 2>/dev/null; then
 	gf=$((gf + 1))
 	echo "not ok - guest suite ran to completion (rc=$rc); end of console:"
 	tail -n 40 "$RES/console.log" | sed 's/^/# /'
+fi
+# --- the page_pool microbenchmark again, with bounce buffering -------------
+if [ -z "${TESTS:-}" ] || [ "${TESTS:-}" = ppbench ]; then
+	SOUT=$RES/guest-swiotlb
+	mkdir -p "$SOUT"
+	VM_RWDIR=$RES bash "$REPO/scripts/vm.sh" --timeout 600 --log "$RES/console-swiotlb.log" \
+		--append "swiotlb=force" -- \
+		env OUT="$SOUT" TESTS=ppbench bash "$REPO/tools/igb_rust/check.sh"
+	src=$?
+	grep -E '^(not )?ok |^#' "$SOUT/tap.txt" 2>/dev/null | sed 's/^/swiotlb: /'
+	gp=$((gp + $(grep -c '^ok ' "$SOUT/tap.txt" 2>/dev/null || true)))
+	gf=$((gf + $(grep -c '^not ok ' "$SOUT/tap.txt" 2>/dev/null || true)))
+	if [ $src -ne 0 ] || ! grep -q '^1\.\.' "$SOUT/tap.txt" 2>/dev/null; then
+		gf=$((gf + 1))
+		echo "not ok - swiotlb guest ran to completion (rc=$src)"
+	fi
 fi
 hp=$(grep -c '^ok ' "$TAP" || true)
 hf=$(grep -c '^not ok ' "$TAP" || true)

@@ -8,7 +8,7 @@ set -u
 
 run_part() { . "$(dirname "$0")/tests/$1.sh"; }
 
-for t in ${TESTS:-boot probe datapath selftests}; do
+for t in ${TESTS:-boot probe datapath copybreak selftests ppbench}; do
 	run_part "$t"
 done
 

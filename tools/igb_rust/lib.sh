@@ -7,6 +7,7 @@
 OUT=${OUT:-/tmp/igb_rust-out}
 MODDIR=$IGB_RUST_BUILD/igb_rust/drivers/net/ethernet/intel/igb_rust
 IGB_RUST_KO=$MODDIR/igb_rust.ko
+PP_BENCH_KO=$IGB_RUST_BUILD/pp_bench/pp_bench.ko
 NS=peer
 DUT_IP=192.0.2.1
 PEER_IP=192.0.2.2
@@ -59,19 +60,20 @@ setup_modules() {
 	PEER=${2:-}
 	[ -n "$DUT" ] && [ -n "$PEER" ] || return 1
 	# Each driver binds only its own NIC. udev may already have loaded the
-	# C igb for both at boot: release them first.
-	local d
+	# C igb for both at boot: release them first. A NIC already with its
+	# own driver is left alone.
+	local d want
 	for d in "$DUT" "$PEER"; do
-		if [ -e "/sys/bus/pci/devices/$d/driver" ]; then
+		want=igb
+		[ "$d" = "$DUT" ] && want=igb_rust
+		if [ -e "/sys/bus/pci/devices/$d/driver" ] && [ "$(driver_of "$d")" != $want ]; then
 			echo "$d" > "/sys/bus/pci/devices/$d/driver/unbind"
 		fi
+		echo $want > "/sys/bus/pci/devices/$d/driver_override"
+		if [ -d /sys/bus/pci/drivers/$want ] && [ "$(driver_of "$d")" = none ]; then
+			echo "$d" > /sys/bus/pci/drivers/$want/bind
+		fi
 	done
-	echo igb_rust > "/sys/bus/pci/devices/$DUT/driver_override"
-	echo igb > "/sys/bus/pci/devices/$PEER/driver_override"
-	# Bring the peer back under the C driver if it is loaded.
-	if [ -d /sys/bus/pci/drivers/igb ]; then
-		echo "$PEER" > /sys/bus/pci/drivers/igb/bind
-	fi
 }
 
 driver_of() {	# driver_of PCI-ADDRESS -> driver name or "none"

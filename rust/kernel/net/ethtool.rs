@@ -129,17 +129,23 @@ pub struct LinkSettings {
 }
 
 /// Link mode bit: 10baseT half duplex.
-pub const LINK_MODE_10BASET_HALF: u32 = bindings::ethtool_link_mode_bit_indices_ETHTOOL_LINK_MODE_10baseT_Half_BIT;
+pub const LINK_MODE_10BASET_HALF: u32 =
+    bindings::ethtool_link_mode_bit_indices_ETHTOOL_LINK_MODE_10baseT_Half_BIT;
 /// Link mode bit: 10baseT full duplex.
-pub const LINK_MODE_10BASET_FULL: u32 = bindings::ethtool_link_mode_bit_indices_ETHTOOL_LINK_MODE_10baseT_Full_BIT;
+pub const LINK_MODE_10BASET_FULL: u32 =
+    bindings::ethtool_link_mode_bit_indices_ETHTOOL_LINK_MODE_10baseT_Full_BIT;
 /// Link mode bit: 100baseT half duplex.
-pub const LINK_MODE_100BASET_HALF: u32 = bindings::ethtool_link_mode_bit_indices_ETHTOOL_LINK_MODE_100baseT_Half_BIT;
+pub const LINK_MODE_100BASET_HALF: u32 =
+    bindings::ethtool_link_mode_bit_indices_ETHTOOL_LINK_MODE_100baseT_Half_BIT;
 /// Link mode bit: 100baseT full duplex.
-pub const LINK_MODE_100BASET_FULL: u32 = bindings::ethtool_link_mode_bit_indices_ETHTOOL_LINK_MODE_100baseT_Full_BIT;
+pub const LINK_MODE_100BASET_FULL: u32 =
+    bindings::ethtool_link_mode_bit_indices_ETHTOOL_LINK_MODE_100baseT_Full_BIT;
 /// Link mode bit: 1000baseT full duplex.
-pub const LINK_MODE_1000BASET_FULL: u32 = bindings::ethtool_link_mode_bit_indices_ETHTOOL_LINK_MODE_1000baseT_Full_BIT;
+pub const LINK_MODE_1000BASET_FULL: u32 =
+    bindings::ethtool_link_mode_bit_indices_ETHTOOL_LINK_MODE_1000baseT_Full_BIT;
 /// Link mode bit: autonegotiation.
-pub const LINK_MODE_AUTONEG: u32 = bindings::ethtool_link_mode_bit_indices_ETHTOOL_LINK_MODE_Autoneg_BIT;
+pub const LINK_MODE_AUTONEG: u32 =
+    bindings::ethtool_link_mode_bit_indices_ETHTOOL_LINK_MODE_Autoneg_BIT;
 /// Link mode bit: twisted pair.
 pub const LINK_MODE_TP: u32 = bindings::ethtool_link_mode_bit_indices_ETHTOOL_LINK_MODE_TP_BIT;
 
@@ -219,6 +225,12 @@ pub trait Operations: netdev::Operations {
         build_error!(VTABLE_DEFAULT_ERROR)
     }
 
+    /// Changes the queue counts (`ethtool -L`); the core already checked them against the
+    /// maxima from [`Operations::get_channels`].
+    fn set_channels(_dev: &Device<Self>, _channels: Channels) -> Result {
+        build_error!(VTABLE_DEFAULT_ERROR)
+    }
+
     /// Ring sizes (`ethtool -g`).
     fn get_ringparam(_dev: &Device<Self>) -> Ringparam {
         build_error!(VTABLE_DEFAULT_ERROR)
@@ -274,55 +286,60 @@ struct Adapter<T: Operations>(PhantomData<T>);
 
 impl<T: Operations> Adapter<T> {
     const VTABLE: bindings::ethtool_ops = bindings::ethtool_ops {
-            get_drvinfo: if T::HAS_GET_DRVINFO {
-                Some(Self::get_drvinfo)
-            } else {
-                None
-            },
-            get_link: Some(bindings::ethtool_op_get_link),
-            get_channels: if T::HAS_GET_CHANNELS {
-                Some(Self::get_channels)
-            } else {
-                None
-            },
-            get_ringparam: if T::HAS_GET_RINGPARAM {
-                Some(Self::get_ringparam)
-            } else {
-                None
-            },
-            get_link_ksettings: if T::HAS_GET_LINK_KSETTINGS {
-                Some(Self::get_link_ksettings)
-            } else {
-                None
-            },
-            get_tunable: if T::HAS_GET_TUNABLE {
-                Some(Self::get_tunable)
-            } else {
-                None
-            },
-            set_tunable: if T::HAS_SET_TUNABLE {
-                Some(Self::set_tunable)
-            } else {
-                None
-            },
-            get_sset_count: if T::HAS_GET_SSET_COUNT {
-                Some(Self::get_sset_count)
-            } else {
-                None
-            },
-            get_strings: if T::HAS_GET_STRINGS {
-                Some(Self::get_strings)
-            } else {
-                None
-            },
-            get_ethtool_stats: if T::HAS_GET_ETHTOOL_STATS {
-                Some(Self::get_ethtool_stats)
-            } else {
-                None
-            },
-            // SAFETY: All-zero is a valid `ethtool_ops`: no flags, no callbacks.
-            ..unsafe { core::mem::zeroed() }
-        };
+        get_drvinfo: if T::HAS_GET_DRVINFO {
+            Some(Self::get_drvinfo)
+        } else {
+            None
+        },
+        get_link: Some(bindings::ethtool_op_get_link),
+        get_channels: if T::HAS_GET_CHANNELS {
+            Some(Self::get_channels)
+        } else {
+            None
+        },
+        set_channels: if T::HAS_SET_CHANNELS {
+            Some(Self::set_channels)
+        } else {
+            None
+        },
+        get_ringparam: if T::HAS_GET_RINGPARAM {
+            Some(Self::get_ringparam)
+        } else {
+            None
+        },
+        get_link_ksettings: if T::HAS_GET_LINK_KSETTINGS {
+            Some(Self::get_link_ksettings)
+        } else {
+            None
+        },
+        get_tunable: if T::HAS_GET_TUNABLE {
+            Some(Self::get_tunable)
+        } else {
+            None
+        },
+        set_tunable: if T::HAS_SET_TUNABLE {
+            Some(Self::set_tunable)
+        } else {
+            None
+        },
+        get_sset_count: if T::HAS_GET_SSET_COUNT {
+            Some(Self::get_sset_count)
+        } else {
+            None
+        },
+        get_strings: if T::HAS_GET_STRINGS {
+            Some(Self::get_strings)
+        } else {
+            None
+        },
+        get_ethtool_stats: if T::HAS_GET_ETHTOOL_STATS {
+            Some(Self::get_ethtool_stats)
+        } else {
+            None
+        },
+        // SAFETY: All-zero is a valid `ethtool_ops`: no flags, no callbacks.
+        ..unsafe { core::mem::zeroed() }
+    };
 
     /// # Safety
     ///
@@ -352,6 +369,29 @@ impl<T: Operations> Adapter<T> {
         ch.combined_count = c.combined_count;
         ch.max_other = c.max_other;
         ch.other_count = c.other_count;
+    }
+
+    unsafe extern "C" fn set_channels(
+        dev: *mut bindings::net_device,
+        ch: *mut bindings::ethtool_channels,
+    ) -> c_int {
+        from_result(|| {
+            // SAFETY: As above.
+            let (d, ch) = unsafe { (Self::dev(dev), &*ch) };
+            if ch.rx_count != 0 || ch.tx_count != 0 {
+                return Err(EINVAL);
+            }
+            T::set_channels(
+                d,
+                Channels {
+                    max_combined: ch.max_combined,
+                    combined_count: ch.combined_count,
+                    max_other: ch.max_other,
+                    other_count: ch.other_count,
+                },
+            )?;
+            Ok(0)
+        })
     }
 
     unsafe extern "C" fn get_ringparam(

@@ -12,6 +12,8 @@ DUT_IF=$(netdev_of "$DUT")
 PEER_IF=$(netdev_of "$PEER")
 ip netns add $NS
 ip link set "$PEER_IF" netns $NS
+sysctl -qw net.ipv6.conf.$DUT_IF.disable_ipv6=0
+ip netns exec $NS sysctl -qw net.ipv6.conf.$PEER_IF.disable_ipv6=0
 ip -n $NS link set "$PEER_IF" up
 ip -n $NS addr add $PEER_IP/24 dev "$PEER_IF"
 ip -n $NS addr add $PEER_IP6/64 dev "$PEER_IF" nodad

@@ -5,8 +5,10 @@
 use kernel::{
     io::{register::Array, Io},
     net::{
+        ethtool::{
+            self, Channels, DrvInfo, LinkSettings, Ringparam, StringSet, StringWriter, Tunable,
+        },
         napi::Napi,
-        ethtool::{self, Channels, DrvInfo, LinkSettings, Ringparam, StringSet, StringWriter, Tunable},
         netdev::{self, MacAddress, Rtnl, RxMode, Stats64},
         page_pool,
         skb::SkBuff,
@@ -74,7 +76,10 @@ impl<'bound> Vector<'bound> {
             Role::Other => Ok(None),
             Role::Queue(q) => RxRing::new(hw, q).map(Some),
         };
-        let pool_stats = state.as_ref().ok().and_then(|s| s.as_ref().map(|r| r.pool_stats()));
+        let pool_stats = state
+            .as_ref()
+            .ok()
+            .and_then(|s| s.as_ref().map(|r| r.pool_stats()));
         let data = VectorData::new(hw.clone(), role, 1 << index, pool_stats);
         let napi = state.and_then(|s| Ok(Napi::new(dev, data?, s)));
         try_pin_init!(Vector { napi <- napi? }? Error)
@@ -480,6 +485,15 @@ impl<'bound> ethtool::Operations for IgbNet<'bound> {
         }
     }
 
+    fn set_channels(dev: &netdev::Device<Self>, channels: Channels) -> Result {
+        // The queue count is fixed at probe: only the current layout is accepted.
+        if channels.combined_count == u32::from(dev.data().nq) && channels.other_count == 1 {
+            Ok(())
+        } else {
+            Err(EINVAL)
+        }
+    }
+
     fn get_ringparam(_dev: &netdev::Device<Self>) -> Ringparam {
         Ringparam {
             rx_max_pending: RING_SIZE,
@@ -529,8 +543,9 @@ impl<'bound> ethtool::Operations for IgbNet<'bound> {
 
     fn get_sset_count(dev: &netdev::Device<Self>, set: StringSet) -> Result<u32> {
         match set {
-            StringSet::Stats => Ok(u32::from(dev.data().nq) * QUEUE_STATS.len() as u32
-                + page_pool::Stats::count()),
+            StringSet::Stats => {
+                Ok(u32::from(dev.data().nq) * QUEUE_STATS.len() as u32 + page_pool::Stats::count())
+            }
             StringSet::Other(_) => Err(EOPNOTSUPP),
         }
     }
@@ -564,7 +579,8 @@ impl<'bound> ethtool::Operations for IgbNet<'bound> {
                 s.tx_dropped.load(Relaxed),
                 s.tx_busy.load(Relaxed),
             ];
-            for (slot, val) in (&mut it).zip(vals) {
+            // `vals` first: zip must not pull a slot it cannot fill.
+            for (val, slot) in vals.into_iter().zip(&mut it) {
                 *slot = val;
             }
             if let Some(h) = &v.pool_stats {

@@ -363,6 +363,7 @@ impl VectorData<'_> {
         hw: Arc<Hw<'b>>,
         role: Role,
         eims: u32,
+        pool_stats: Option<StatsHandle>,
     ) -> Result<impl PinInit<VectorData<'b>, Error> + 'b> {
         let tx = TxRing::new(&hw, role)?;
         Ok(try_pin_init!(VectorData {
@@ -370,6 +371,7 @@ impl VectorData<'_> {
             role,
             eims,
             stats: QueueStats::new(),
+            pool_stats,
             tx <- new_spinlock!(tx, "igb_rust_tx"),
         }? Error))
     }

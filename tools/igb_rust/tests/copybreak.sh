@@ -1,0 +1,111 @@
+# SPDX-License-Identifier: GPL-2.0
+# rx-copybreak through ethtool: bounds, errors, effect on traffic, data
+# integrity at the boundary; page_pool statistics show recycling.
+
+setup_modules
+modprobe igb
+[ "$(driver_of "$PEER")" = igb ] || echo "$PEER" > /sys/bus/pci/drivers/igb/bind
+lsmod | grep -q '^igb_rust ' || insmod "$IGB_RUST_KO"
+DUT_IF=$(netdev_of "$DUT")
+PEER_IF=$(netdev_of "$PEER")
+ip netns add $NS
+ip link set "$PEER_IF" netns $NS
+sysctl -qw net.ipv6.conf.$DUT_IF.disable_ipv6=1
+ip netns exec $NS sysctl -qw net.ipv6.conf.$PEER_IF.disable_ipv6=1
+ip -n $NS link set "$PEER_IF" up
+ip -n $NS addr add $PEER_IP/24 dev "$PEER_IF"
+ip addr add $DUT_IP/24 dev "$DUT_IF"
+ip link set "$DUT_IF" up
+wait_carrier "$DUT_IF" 1
+wait_carrier "$PEER_IF" 1 $NS
+# Only the test traffic crosses the wire.
+ip neigh replace $PEER_IP lladdr "$PEER_MAC" dev "$DUT_IF" nud permanent
+ip -n $NS neigh replace $DUT_IP lladdr "$DUT_MAC" dev "$PEER_IF" nud permanent
+
+get_cb() { ethtool --get-tunable "$DUT_IF" rx-copybreak | awk '/rx-copybreak/ {print $2}'; }
+set_cb() { ethtool --set-tunable "$DUT_IF" rx-copybreak "$1"; }
+errno_of() {	# errno_of CMD...: what ethtool printed, and its exit status
+	local out rc
+	out=$("$@" 2>&1)
+	rc=$?
+	echo "rc=$rc $(echo "$out" | tr '\n' ' ')"
+}
+check "rx-copybreak defaults to 256" test "$(get_cb)" = 256
+check "set rx-copybreak 128, read back" sh -c "ethtool --set-tunable $DUT_IF rx-copybreak 128 && [ \"\$(ethtool --get-tunable $DUT_IF rx-copybreak | awk '/rx-copybreak/ {print \$2}')\" = 128 ]"
+check "rx-copybreak 2048 (the buffer size) accepted" set_cb 2048
+check "rx-copybreak 0 accepted" set_cb 0
+set_cb 128
+TUN="/usr/bin/python3 $(dirname "$0")/tunable.py $DUT_IF"
+e=$(errno_of ethtool --set-tunable "$DUT_IF" rx-copybreak 2049)
+check "ethtool --set-tunable rx-copybreak 2049 fails with EINVAL" sh -c "echo '$e' | grep -q 'Invalid argument'"
+check "rx-copybreak 2049 -> EINVAL (ioctl)" test "$($TUN rx-copybreak 2049)" = EINVAL
+check "rx-copybreak 4294967295 -> EINVAL (ioctl)" test "$($TUN rx-copybreak 4294967295)" = EINVAL
+check "a refused value changes nothing" test "$(get_cb)" = 128
+check "rx-copybreak reads back through the ioctl" test "$($TUN rx-copybreak)" = 128
+check "set tx-copybreak -> EOPNOTSUPP" test "$($TUN tx-copybreak 64)" = EOPNOTSUPP
+check "get tx-copybreak -> EOPNOTSUPP" test "$($TUN tx-copybreak)" = EOPNOTSUPP
+e=$(errno_of ethtool --set-tunable "$DUT_IF" tx-copybreak 64)
+check "ethtool --set-tunable tx-copybreak fails with EOPNOTSUPP" sh -c "echo '$e' | grep -q 'Operation not supported'"
+carrier_before=$(cat /sys/class/net/$DUT_IF/carrier_changes)
+set_cb 256
+check "changing rx-copybreak keeps the link" test "$(cat /sys/class/net/$DUT_IF/carrier_changes)" = "$carrier_before"
+
+cb_count() {	# sum of rxN_copybreak_packets
+	ethtool -S "$DUT_IF" | awk '/rx[0-9]+_copybreak_packets/ {s += $2} END {print s + 0}'
+}
+delta_for() {	# delta_for FRAME_BYTES: copybreak packets added by 50 frames from the peer
+	local before after
+	before=$(cb_count)
+	ip netns exec $NS ping -q -c 50 -i 0.02 -s $(($1 - 42)) $DUT_IP >/dev/null || { echo fail; return; }
+	after=$(cb_count)
+	echo $((after - before))
+}
+set_cb 256
+d=$(delta_for 100)
+check "copybreak 256: 50 x 100-byte frames -> +50 copybreak packets (got $d)" test "$d" = 50
+d=$(delta_for 1000)
+check "copybreak 256: 50 x 1000-byte frames -> +0 (got $d)" test "$d" = 0
+set_cb 0
+d=$(delta_for 100)
+check "copybreak 0: 50 x 100-byte frames -> +0 (got $d)" test "$d" = 0
+set_cb 2048
+d=$(delta_for 1514)
+check "copybreak 2048: 50 x 1514-byte frames -> +50 (got $d)" test "$d" = 50
+
+# Frames of copybreak-1, copybreak and copybreak+1 bytes arrive intact:
+# ping checks every byte of the echoed pattern.
+boundary() {
+	local cb=$1 f
+	set_cb "$cb"
+	for f in $((cb - 1)) $cb $((cb + 1)); do
+		ip netns exec $NS ping -c 5 -i 0.05 -W 2 -p a55a0ff01234 -s $((f - 42)) $DUT_IP > /tmp/igb_cb.$$ 2>&1 ||
+			{ echo "frame $f: $(tail -2 /tmp/igb_cb.$$)"; return 1; }
+		grep -q "wrong data" /tmp/igb_cb.$$ && { echo "frame $f corrupted"; return 1; }
+	done
+	rm -f /tmp/igb_cb.$$
+}
+check "frames of 255/256/257 bytes intact at copybreak 256" boundary 256
+check "frames of 99/100/101 bytes intact at copybreak 100" boundary 100
+set_cb 256
+
+# page_pool: sustained traffic recycles pages instead of allocating new ones.
+pp() { ethtool -S "$DUT_IF" | awk -v k="$1:" '$1 == k {print $2}'; }
+slow0=$(pp rx_pp_alloc_slow); rc0=$(( $(pp rx_pp_recycle_cached) + $(pp rx_pp_recycle_ring) ))
+ip netns exec $NS ping -q -f -c 3000 -s 1400 $DUT_IP >/dev/null 2>&1
+slow1=$(pp rx_pp_alloc_slow); rc1=$(( $(pp rx_pp_recycle_cached) + $(pp rx_pp_recycle_ring) ))
+note "page_pool: alloc_slow $slow0 -> $slow1, recycled $rc0 -> $rc1"
+check "page_pool stats are reported" test -n "$slow1"
+check "page_pool recycles under traffic (+$((rc1 - rc0)) for 3000 frames)" test $((rc1 - rc0)) -ge 2500
+check "page_pool slow allocations stay bounded (+$((slow1 - slow0)))" test $((slow1 - slow0)) -le 64
+
+# The other ethtool views.
+check "ethtool -i names the driver" sh -c "ethtool -i $DUT_IF | grep -q '^driver: igb_rust'"
+check "ethtool -i gives the bus address" sh -c "ethtool -i $DUT_IF | grep -q 'bus-info: $DUT'"
+check "ethtool -l reports the queue pairs" sh -c "ethtool -l $DUT_IF | grep -A4 'Current' | grep -q \"Combined:.*$(ls -d /sys/class/net/$DUT_IF/queues/rx-* | wc -l)\""
+check "ethtool -g reports 256-descriptor rings" sh -c "ethtool -g $DUT_IF | grep -q 'RX:.*256'"
+check "ethtool reports 1000Mb/s full duplex" sh -c "ethtool $DUT_IF | grep -q 'Speed: 1000Mb/s' && ethtool $DUT_IF | grep -q 'Duplex: Full'"
+sysctl -qw net.ipv6.conf.$DUT_IF.disable_ipv6=0
+ip netns exec $NS sysctl -qw net.ipv6.conf.$PEER_IF.disable_ipv6=0
+ip neigh del $PEER_IP dev "$DUT_IF" 2>/dev/null
+ip addr flush dev "$DUT_IF"
+ip netns del $NS
