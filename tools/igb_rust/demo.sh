@@ -9,23 +9,14 @@ set -u
 step() { printf '\n$ %s\n' "$*"; "$@"; }
 MB=${DEMO_MB:-50}
 
-setup_modules || { echo "no 82576 found"; exit 1; }
-modprobe igb
-[ "$(driver_of "$PEER")" = igb ] || echo "$PEER" > /sys/bus/pci/drivers/igb/bind
-PEER_IF=$(netdev_of "$PEER")
-ip netns add $NS
-ip link set "$PEER_IF" netns $NS
-ip -n $NS addr add $PEER_IP/24 dev "$PEER_IF"
-ip -n $NS link set "$PEER_IF" up
-echo "igb_rust demo: DUT $DUT (QEMU mac=$DUT_MAC), peer $PEER_IF in netns $NS ($PEER_IP)"
-
-step insmod "$IGB_RUST_KO"
-DUT_IF=$(netdev_of "$DUT")
-step sh -c "dmesg | grep 'igb_rust ' | tail -2"
+[ -n "$(igb_functions)" ] || { echo "no 82576 found"; exit 1; }
+echo "igb_rust demo: DUT and peer are emulated 82576s on QEMU's internal hub;"
+echo "the peer (C igb) sits in namespace $NS with $PEER_IP."
+setup_pair v4only >/dev/null
+echo "(set up: DUT $DUT is $DUT_IF, peer $PEER is $PEER_IF in $NS)"
+step sh -c "dmesg -t | grep 'igb_rust 0' | tail -2"
 step ethtool -i "$DUT_IF"
-step ip addr add $DUT_IP/24 dev "$DUT_IF"
-step ip link set "$DUT_IF" up
-wait_carrier "$DUT_IF" 1
+step ip -br addr show "$DUT_IF"
 step ethtool "$DUT_IF"
 step ping -c 3 $PEER_IP
 
@@ -34,13 +25,13 @@ dd if=/dev/urandom of=/run/igbt/blob bs=1M count="$MB" status=none
 transfer() {	# transfer tx|rx: prints Mbit/s
 	local t0 t1
 	if [ "$1" = tx ]; then
-		ip netns exec $NS socat -u TCP-LISTEN:5001,reuseaddr OPEN:/dev/null &
+		timeout 300 ip netns exec $NS socat -u TCP-LISTEN:5001,reuseaddr OPEN:/dev/null &
 		sleep 0.5; t0=$(date +%s.%N)
-		socat -u OPEN:/run/igbt/blob TCP:$PEER_IP:5001
+		timeout 300 socat -u OPEN:/run/igbt/blob TCP:$PEER_IP:5001 || { kill %1; wait; echo failed; return; }
 	else
-		socat -u TCP-LISTEN:5001,reuseaddr OPEN:/dev/null &
+		timeout 300 socat -u TCP-LISTEN:5001,reuseaddr OPEN:/dev/null &
 		sleep 0.5; t0=$(date +%s.%N)
-		ip netns exec $NS socat -u OPEN:/run/igbt/blob TCP:$DUT_IP:5001
+		timeout 300 ip netns exec $NS socat -u OPEN:/run/igbt/blob TCP:$DUT_IP:5001 || { kill %1; wait; echo failed; return; }
 	fi
 	wait
 	t1=$(date +%s.%N)
@@ -60,11 +51,14 @@ step rmmod igb_rust
 # The same transfer with the C driver on the same emulated NIC.
 echo igb > "/sys/bus/pci/devices/$DUT/driver_override"
 echo "$DUT" > /sys/bus/pci/drivers/igb/bind
-sleep 1
+udevadm settle -t 10 2>/dev/null
 C_IF=$(netdev_of "$DUT")
 ip addr add $DUT_IP/24 dev "$C_IF"
 ip link set "$C_IF" up
 wait_carrier "$C_IF" 1
+ip neigh replace $PEER_IP lladdr "$PEER_MAC" dev "$C_IF" nud permanent
+ip -n $NS neigh flush dev "$PEER_IF"
+ip -n $NS neigh replace $DUT_IP lladdr "$DUT_MAC" dev "$PEER_IF" nud permanent
 ping -c 1 -W 3 $PEER_IP >/dev/null
 c_tx=$(transfer tx); c_rx=$(transfer rx)
 echo

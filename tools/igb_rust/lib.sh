@@ -130,3 +130,45 @@ wait_carrier() {	# wait_carrier IF 0|1 [NS]: up to 10 s
 	done
 	return 1
 }
+
+# setup_pair [v4only]: igb_rust on the DUT, the C igb on the peer, the peer
+# moved into namespace $NS, both addressed and up, carrier waited for. Sets
+# DUT_IF and PEER_IF. With v4only, IPv6 is off on both and ARP entries are
+# static, so only test traffic crosses the wire.
+setup_pair() {
+	setup_modules
+	modprobe igb
+	[ "$(driver_of "$PEER")" = igb ] || echo "$PEER" > /sys/bus/pci/drivers/igb/bind
+	lsmod | grep -q '^igb_rust ' || insmod "$IGB_RUST_KO"
+	# Let udev give the interfaces their final names first.
+	udevadm settle -t 10 2>/dev/null
+	DUT_IF=$(netdev_of "$DUT")
+	PEER_IF=$(netdev_of "$PEER")
+	ip netns add $NS
+	ip link set "$PEER_IF" netns $NS
+	local v6=0
+	[ "${1:-}" = v4only ] && v6=1
+	sysctl -qw net.ipv6.conf.$DUT_IF.disable_ipv6=$v6
+	ip netns exec $NS sysctl -qw net.ipv6.conf.$PEER_IF.disable_ipv6=$v6
+	ip -n $NS link set "$PEER_IF" up
+	ip -n $NS addr add $PEER_IP/24 dev "$PEER_IF"
+	ip addr add $DUT_IP/24 dev "$DUT_IF"
+	if [ $v6 = 0 ]; then
+		ip -n $NS addr add $PEER_IP6/64 dev "$PEER_IF" nodad
+		ip addr add $DUT_IP6/64 dev "$DUT_IF" nodad
+	else
+		ip neigh replace $PEER_IP lladdr "$PEER_MAC" dev "$DUT_IF" nud permanent
+		ip -n $NS neigh replace $DUT_IP lladdr "$DUT_MAC" dev "$PEER_IF" nud permanent
+	fi
+	ip link set "$DUT_IF" up
+	wait_carrier "$DUT_IF" 1 && wait_carrier "$PEER_IF" 1 $NS
+}
+
+# teardown_pair: undo setup_pair (the peer returns to the initial namespace).
+teardown_pair() {
+	ip addr flush dev "$DUT_IF" 2>/dev/null
+	ip neigh flush dev "$DUT_IF" 2>/dev/null
+	sysctl -qw net.ipv6.conf.$DUT_IF.disable_ipv6=0 2>/dev/null
+	ip netns del $NS 2>/dev/null
+	sleep 0.5
+}

@@ -70,3 +70,18 @@ __rust_helper void rust_helper_skb_add_rx_frag(struct sk_buff *skb, int i,
 {
 	skb_add_rx_frag(skb, i, page, off, size, truesize);
 }
+
+__rust_helper int rust_helper_skb_checksum_start_offset(const struct sk_buff *skb)
+{
+	return skb_checksum_start_offset(skb);
+}
+
+__rust_helper int rust_helper_skb_network_offset(const struct sk_buff *skb)
+{
+	return skb_network_offset(skb);
+}
+
+__rust_helper bool rust_helper_skb_csum_is_sctp(struct sk_buff *skb)
+{
+	return skb_csum_is_sctp(skb);
+}

@@ -33,6 +33,15 @@ pub enum Tunable {
 }
 
 impl Tunable {
+    /// The tunable `tuna` names, if it is one this abstraction passes on (the `u32`
+    /// copybreak tunables, whose type and size the core has checked); `EOPNOTSUPP` otherwise.
+    fn supported(tuna: &bindings::ethtool_tunable) -> Result<Self> {
+        match Self::from_raw(tuna.id) {
+            t @ (Tunable::RxCopybreak | Tunable::TxCopybreak) => Ok(t),
+            Tunable::Other(_) => Err(EOPNOTSUPP),
+        }
+    }
+
     fn from_raw(id: u32) -> Self {
         match id {
             bindings::tunable_id_ETHTOOL_RX_COPYBREAK => Tunable::RxCopybreak,
@@ -100,6 +109,26 @@ pub struct Channels {
     pub max_other: u32,
     /// Channels for other causes in use.
     pub other_count: u32,
+}
+
+impl From<&bindings::ethtool_channels> for Channels {
+    fn from(c: &bindings::ethtool_channels) -> Self {
+        Self {
+            max_combined: c.max_combined,
+            combined_count: c.combined_count,
+            max_other: c.max_other,
+            other_count: c.other_count,
+        }
+    }
+}
+
+impl Channels {
+    fn write_to(&self, c: &mut bindings::ethtool_channels) {
+        c.max_combined = self.max_combined;
+        c.combined_count = self.combined_count;
+        c.max_other = self.max_other;
+        c.other_count = self.other_count;
+    }
 }
 
 /// Ring sizes (`ethtool -g`).
@@ -364,11 +393,7 @@ impl<T: Operations> Adapter<T> {
     ) {
         // SAFETY: As above.
         let (d, ch) = unsafe { (Self::dev(dev), &mut *ch) };
-        let c = T::get_channels(d);
-        ch.max_combined = c.max_combined;
-        ch.combined_count = c.combined_count;
-        ch.max_other = c.max_other;
-        ch.other_count = c.other_count;
+        T::get_channels(d).write_to(ch);
     }
 
     unsafe extern "C" fn set_channels(
@@ -381,15 +406,7 @@ impl<T: Operations> Adapter<T> {
             if ch.rx_count != 0 || ch.tx_count != 0 {
                 return Err(EINVAL);
             }
-            T::set_channels(
-                d,
-                Channels {
-                    max_combined: ch.max_combined,
-                    combined_count: ch.combined_count,
-                    max_other: ch.max_other,
-                    other_count: ch.other_count,
-                },
-            )?;
+            T::set_channels(d, Channels::from(ch))?;
             Ok(0)
         })
     }
@@ -453,11 +470,7 @@ impl<T: Operations> Adapter<T> {
         from_result(|| {
             // SAFETY: As above; `tuna` is valid.
             let (d, tuna) = unsafe { (Self::dev(dev), &*tuna) };
-            let t = Tunable::from_raw(tuna.id);
-            if !matches!(t, Tunable::RxCopybreak | Tunable::TxCopybreak) {
-                return Err(EOPNOTSUPP);
-            }
-            let v = T::get_tunable(d, t)?;
+            let v = T::get_tunable(d, Tunable::supported(tuna)?)?;
             // SAFETY: The core validated that copybreak tunables are `u32` and sized `data`
             // accordingly.
             unsafe { data.cast::<u32>().write_unaligned(v) };
@@ -473,10 +486,7 @@ impl<T: Operations> Adapter<T> {
         from_result(|| {
             // SAFETY: As above.
             let (d, tuna) = unsafe { (Self::dev(dev), &*tuna) };
-            let t = Tunable::from_raw(tuna.id);
-            if !matches!(t, Tunable::RxCopybreak | Tunable::TxCopybreak) {
-                return Err(EOPNOTSUPP);
-            }
+            let t = Tunable::supported(tuna)?;
             // SAFETY: The core validated the type (`u32`) and length of `data`.
             let v = unsafe { data.cast::<u32>().read_unaligned() };
             T::set_tunable(d, t, v)?;

@@ -39,6 +39,29 @@ pub enum RxChecksum {
     Unnecessary,
 }
 
+/// Transport protocol whose checksum the device must fill in.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum L4 {
+    /// TCP.
+    Tcp,
+    /// UDP.
+    Udp,
+}
+
+/// What the device must do to complete the checksum of a frame to transmit
+/// (`CHECKSUM_PARTIAL`), with every offset checked against the linear data.
+#[derive(Clone, Copy, Debug)]
+pub struct TxChecksum {
+    /// Length of the link-layer header (offset of the IP header).
+    pub mac_len: u32,
+    /// Length of the IP header (with extension headers).
+    pub ip_len: u32,
+    /// Whether the network header is IPv4 (else IPv6).
+    pub ipv4: bool,
+    /// Transport protocol.
+    pub l4: L4,
+}
+
 /// Kind of RSS hash a received frame carries.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum HashType {
@@ -207,6 +230,67 @@ impl SkBuff {
     pub fn mark_for_recycle(&mut self) {
         // SAFETY: `self.0` is valid.
         unsafe { bindings::skb_mark_for_recycle(self.as_raw()) };
+    }
+
+    /// The checksum the stack left for the device, or `None` when the frame is complete
+    /// (`CHECKSUM_NONE`/`CHECKSUM_UNNECESSARY`).
+    ///
+    /// Returns `Err` for `CHECKSUM_PARTIAL` frames the offload cannot describe (not plain
+    /// IPv4/IPv6 over Ethernet, not TCP or UDP, CRC32c, or offsets outside the linear data):
+    /// the caller then uses [`SkBuff::checksum_help`].
+    pub fn tx_checksum(&self) -> Result<Option<TxChecksum>> {
+        let raw = self.as_raw();
+        // SAFETY: `raw` is valid; these are plain reads of the header group.
+        let (summed, not_inet, proto, csum_offset) = unsafe {
+            let h = (*raw).__bindgen_anon_4.headers.as_ref();
+            (
+                u32::from(h.ip_summed()),
+                bindings::skb_csum_is_sctp(raw),
+                u16::from_be(h.protocol),
+                h.__bindgen_anon_1.__bindgen_anon_1.csum_offset,
+            )
+        };
+        if summed != bindings::CHECKSUM_PARTIAL {
+            return Ok(None);
+        }
+        if not_inet {
+            return Err(EOPNOTSUPP);
+        }
+        let ipv4 = match u32::from(proto) {
+            bindings::ETH_P_IP => true,
+            bindings::ETH_P_IPV6 => false,
+            _ => return Err(EOPNOTSUPP),
+        };
+        // Offset of the checksum field inside the TCP and UDP headers.
+        let l4 = match csum_offset {
+            16 => L4::Tcp,
+            6 => L4::Udp,
+            _ => return Err(EOPNOTSUPP),
+        };
+        // SAFETY: `raw` is valid.
+        let (start, net) = unsafe {
+            (
+                bindings::skb_checksum_start_offset(raw),
+                bindings::skb_network_offset(raw),
+            )
+        };
+        let mac_len = u32::try_from(net).map_err(|_| EINVAL)?;
+        let ip_len = u32::try_from(start - net).map_err(|_| EINVAL)?;
+        if mac_len + ip_len >= self.headlen() {
+            return Err(EINVAL);
+        }
+        Ok(Some(TxChecksum {
+            mac_len,
+            ip_len,
+            ipv4,
+            l4,
+        }))
+    }
+
+    /// Computes a `CHECKSUM_PARTIAL` checksum in software (`skb_checksum_help()`).
+    pub fn checksum_help(&mut self) -> Result {
+        // SAFETY: `self.0` is valid and owned.
+        to_result(unsafe { bindings::skb_checksum_help(self.as_raw()) })
     }
 
     /// Frees the skb as successfully transmitted, from any context (`dev_consume_skb_any()`).

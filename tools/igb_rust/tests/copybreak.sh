@@ -2,25 +2,7 @@
 # rx-copybreak through ethtool: bounds, errors, effect on traffic, data
 # integrity at the boundary; page_pool statistics show recycling.
 
-setup_modules
-modprobe igb
-[ "$(driver_of "$PEER")" = igb ] || echo "$PEER" > /sys/bus/pci/drivers/igb/bind
-lsmod | grep -q '^igb_rust ' || insmod "$IGB_RUST_KO"
-DUT_IF=$(netdev_of "$DUT")
-PEER_IF=$(netdev_of "$PEER")
-ip netns add $NS
-ip link set "$PEER_IF" netns $NS
-sysctl -qw net.ipv6.conf.$DUT_IF.disable_ipv6=1
-ip netns exec $NS sysctl -qw net.ipv6.conf.$PEER_IF.disable_ipv6=1
-ip -n $NS link set "$PEER_IF" up
-ip -n $NS addr add $PEER_IP/24 dev "$PEER_IF"
-ip addr add $DUT_IP/24 dev "$DUT_IF"
-ip link set "$DUT_IF" up
-wait_carrier "$DUT_IF" 1
-wait_carrier "$PEER_IF" 1 $NS
-# Only the test traffic crosses the wire.
-ip neigh replace $PEER_IP lladdr "$PEER_MAC" dev "$DUT_IF" nud permanent
-ip -n $NS neigh replace $DUT_IP lladdr "$DUT_MAC" dev "$PEER_IF" nud permanent
+setup_pair v4only
 
 get_cb() { ethtool --get-tunable "$DUT_IF" rx-copybreak | awk '/rx-copybreak/ {print $2}'; }
 set_cb() { ethtool --set-tunable "$DUT_IF" rx-copybreak "$1"; }
@@ -104,8 +86,4 @@ check "ethtool -i gives the bus address" sh -c "ethtool -i $DUT_IF | grep -q 'bu
 check "ethtool -l reports the queue pairs" sh -c "ethtool -l $DUT_IF | grep -A4 'Current' | grep -q \"Combined:.*$(ls -d /sys/class/net/$DUT_IF/queues/rx-* | wc -l)\""
 check "ethtool -g reports 256-descriptor rings" sh -c "ethtool -g $DUT_IF | grep -q 'RX:.*256'"
 check "ethtool reports 1000Mb/s full duplex" sh -c "ethtool $DUT_IF | grep -q 'Speed: 1000Mb/s' && ethtool $DUT_IF | grep -q 'Duplex: Full'"
-sysctl -qw net.ipv6.conf.$DUT_IF.disable_ipv6=0
-ip netns exec $NS sysctl -qw net.ipv6.conf.$PEER_IF.disable_ipv6=0
-ip neigh del $PEER_IP dev "$DUT_IF" 2>/dev/null
-ip addr flush dev "$DUT_IF"
-ip netns del $NS
+teardown_pair

@@ -2,12 +2,7 @@
 # Traffic both ways between igb_rust (DUT) and the C igb peer in its own
 # network namespace, over QEMU's internal hub.
 
-setup_modules
-modprobe igb
-[ "$(driver_of "$PEER")" = igb ] || echo "$PEER" > /sys/bus/pci/drivers/igb/bind
-insmod "$IGB_RUST_KO"
-DUT_IF=$(netdev_of "$DUT")
-PEER_IF=$(netdev_of "$PEER")
+setup_pair
 check "igb_rust registered an interface ($DUT_IF)" test -n "$DUT_IF"
 check "interface MAC is the permanent MAC" \
 	test "$(cat /sys/class/net/$DUT_IF/address)" = "$DUT_MAC"
@@ -16,15 +11,7 @@ ncpu=$(nproc)
 want=$(( ncpu < 8 ? ncpu : 8 ))
 check "one queue pair per CPU ($nq of $want)" test "$nq" = "$want"
 
-ip netns add $NS
-ip link set "$PEER_IF" netns $NS
-ip -n $NS link set "$PEER_IF" up
-ip -n $NS addr add $PEER_IP/24 dev "$PEER_IF"
-ip -n $NS addr add $PEER_IP6/64 dev "$PEER_IF" nodad
-ip addr add $DUT_IP/24 dev "$DUT_IF"
-ip addr add $DUT_IP6/64 dev "$DUT_IF" nodad
-ip link set "$DUT_IF" up
-
+check "TX checksum offload is on (IPv4 and IPv6)" sh -c "ethtool -k $DUT_IF | grep -q 'tx-checksum-ipv4: on' && ethtool -k $DUT_IF | grep -q 'tx-checksum-ipv6: on'"
 check "DUT carrier comes up" wait_carrier "$DUT_IF" 1
 check "peer carrier comes up" wait_carrier "$PEER_IF" 1 $NS
 
@@ -157,4 +144,4 @@ rmmod_busy() {
 }
 check "rmmod while traffic flows" rmmod_busy
 umount /run/igbt
-ip netns del $NS
+teardown_pair

@@ -4,24 +4,7 @@
 
 KSRC=$(readlink -f "$IGB_RUST_BUILD/source")
 SELFTESTS=$KSRC/tools/testing/selftests/drivers/net
-setup_modules
-modprobe igb
-[ "$(driver_of "$PEER")" = igb ] || echo "$PEER" > /sys/bus/pci/drivers/igb/bind
-lsmod | grep -q '^igb_rust ' || insmod "$IGB_RUST_KO"
-DUT_IF=$(netdev_of "$DUT")
-PEER_IF=$(netdev_of "$PEER")
-ip netns add $NS
-ip link set "$PEER_IF" netns $NS
-sysctl -qw net.ipv6.conf.$DUT_IF.disable_ipv6=0
-ip netns exec $NS sysctl -qw net.ipv6.conf.$PEER_IF.disable_ipv6=0
-ip -n $NS link set "$PEER_IF" up
-ip -n $NS addr add $PEER_IP/24 dev "$PEER_IF"
-ip -n $NS addr add $PEER_IP6/64 dev "$PEER_IF" nodad
-ip addr add $DUT_IP/24 dev "$DUT_IF"
-ip addr add $DUT_IP6/64 dev "$DUT_IF" nodad
-ip link set "$DUT_IF" up
-wait_carrier "$DUT_IF" 1
-wait_carrier "$PEER_IF" 1 $NS
+setup_pair
 
 run_selftest() {	# run_selftest SCRIPT
 	local log=$OUT/selftest-$1.log rc n_ok n_fail n_skip
@@ -40,4 +23,4 @@ run_selftest() {	# run_selftest SCRIPT
 }
 run_selftest ping.py
 run_selftest stats.py
-ip netns del $NS
+teardown_pair

@@ -23,6 +23,12 @@ use hw::MacAddr;
 use net::{IgbNet, MAX_MTU};
 use queue::Hw;
 
+/// Offloads: RX checksum and hash, TX checksum (IPv4 and IPv6, TCP and UDP).
+const FEATURES: u64 = netdev::NETIF_F_RXCSUM
+    | netdev::NETIF_F_RXHASH
+    | netdev::NETIF_F_IP_CSUM
+    | netdev::NETIF_F_IPV6_CSUM;
+
 /// Version reported by `ethtool -i`.
 pub(crate) const DRV_VERSION: &str = "0.3";
 
@@ -86,8 +92,8 @@ impl pci::Driver for IgbDriver {
             mac: perm_addr.0,
             min_mtu: 68,
             max_mtu: MAX_MTU,
-            hw_features: netdev::NETIF_F_RXCSUM | netdev::NETIF_F_RXHASH,
-            features: netdev::NETIF_F_RXCSUM | netdev::NETIF_F_RXHASH,
+            hw_features: FEATURES,
+            features: FEATURES,
             real_tx_queues: nq,
             real_rx_queues: nq,
         };

@@ -14,7 +14,7 @@ use kernel::{
         napi::{Napi, NapiContext, Poll},
         netdev,
         page_pool::{Page, PagePool, Params, StatsHandle},
-        skb::{HashType, MappedSkb, RxChecksum, SkBuff},
+        skb::{HashType, MappedSkb, RxChecksum, SkBuff, TxChecksum, L4},
     },
     new_spinlock,
     prelude::*,
@@ -57,6 +57,11 @@ const TXD_CMD_RS: u64 = 1 << 27;
 const TXD_CMD_DEXT: u64 = 1 << 29;
 const TXD_PAYLEN_SHIFT: u64 = 14;
 const TXD_STAT_DD: u64 = 1 << 32;
+const TXD_POPTS_TXSM: u64 = 1 << 9;
+const TXD_DTYP_CTXT: u64 = 0x0020_0000;
+const TXD_TUCMD_IPV4: u64 = 1 << 10;
+const TXD_TUCMD_L4T_TCP: u64 = 1 << 11;
+const TXD_MACLEN_SHIFT: u64 = 9;
 
 /// A descriptor ring in coherent DMA memory: two little-endian 64-bit words per descriptor.
 pub(crate) struct DescRing(Coherent<[u64]>);
@@ -172,9 +177,19 @@ pub(crate) struct VectorData<'bound> {
 pub(crate) struct TxRing {
     /// Per descriptor: buffer address, then command/length and status.
     desc: Option<DescRing>,
-    bufs: KVec<Option<MappedSkb>>,
+    slots: KVec<TxSlot>,
     next_to_use: u32,
     next_to_clean: u32,
+}
+
+/// What a TX descriptor slot holds.
+pub(crate) enum TxSlot {
+    /// Free.
+    Empty,
+    /// A context descriptor; the device reports nothing for it.
+    Context,
+    /// The data descriptor of a frame, with the frame (mapped) until it completes.
+    Frame(MappedSkb),
 }
 
 impl TxRing {
@@ -182,19 +197,19 @@ impl TxRing {
         if role == Role::Other {
             return Ok(Self {
                 desc: None,
-                bufs: KVec::new(),
+                slots: KVec::new(),
                 next_to_use: 0,
                 next_to_clean: 0,
             });
         }
         let desc = DescRing::new(hw)?;
-        let mut bufs = KVec::with_capacity(RING_SIZE as usize, GFP_KERNEL)?;
+        let mut slots = KVec::with_capacity(RING_SIZE as usize, GFP_KERNEL)?;
         for _ in 0..RING_SIZE {
-            bufs.push(None, GFP_KERNEL)?;
+            slots.push(TxSlot::Empty, GFP_KERNEL)?;
         }
         Ok(Self {
             desc: Some(desc),
-            bufs,
+            slots,
             next_to_use: 0,
             next_to_clean: 0,
         })
@@ -211,8 +226,8 @@ impl TxRing {
 
     /// Drops every queued skb (unmapping it) and empties the ring. Process context.
     pub(crate) fn clear(&mut self) {
-        for b in self.bufs.iter_mut() {
-            *b = None;
+        for b in self.slots.iter_mut() {
+            *b = TxSlot::Empty;
         }
         self.next_to_use = 0;
         self.next_to_clean = 0;
@@ -407,17 +422,23 @@ impl VectorData<'_> {
         let (mut pkts, mut bytes) = (0u32, 0u32);
         while ring.next_to_clean != ring.next_to_use {
             let i = ring.next_to_clean as usize;
-            let hi = desc.read(i, 1);
-            if hi & TXD_STAT_DD == 0 {
+            // A context descriptor completes with the frame after it.
+            let data = match ring.slots[i] {
+                TxSlot::Context => (i + 1) % RING_SIZE as usize,
+                _ => i,
+            };
+            if desc.read(data, 1) & TXD_STAT_DD == 0 {
                 break;
             }
-            if let Some(m) = ring.bufs[i].take() {
-                let skb = m.into_skb();
-                bytes += skb.len();
-                pkts += 1;
-                ctx.consume_skb(skb);
+            for slot in [i, data] {
+                if let TxSlot::Frame(m) = core::mem::replace(&mut ring.slots[slot], TxSlot::Empty) {
+                    let skb = m.into_skb();
+                    bytes += skb.len();
+                    pkts += 1;
+                    ctx.consume_skb(skb);
+                }
             }
-            ring.next_to_clean = (ring.next_to_clean + 1) % RING_SIZE;
+            ring.next_to_clean = (data as u32 + 1) % RING_SIZE;
         }
         let unused = ring.unused();
         drop(guard);
@@ -570,48 +591,56 @@ impl VectorData<'_> {
             self.stats.tx_dropped.add(1, Relaxed);
             return netdev::Xmit::Ok;
         };
+        let drop = || {
+            self.stats.tx_dropped.add(1, Relaxed);
+            netdev::Xmit::Ok
+        };
+        // Short frames are padded in software: QEMU's model ignores TCTL.PSP.
+        let Ok(mut skb) = skb.put_padto(17) else {
+            return drop();
+        };
+        if skb.nr_frags() != 0 && skb.linearize().is_err() {
+            return drop();
+        }
+        // The device completes TCP/UDP checksums; anything it cannot describe is done here.
+        let csum = match skb.tx_checksum() {
+            Ok(c) => c,
+            Err(_) if skb.checksum_help().is_ok() => None,
+            Err(_) => return drop(),
+        };
+        let needed = if csum.is_some() { 2 } else { 1 };
+
         let mut guard = self.tx.lock();
         let ring = &mut *guard;
-        if ring.unused() < 1 {
+        if ring.unused() < needed {
             txq.stop();
             self.stats.tx_busy.add(1, Relaxed);
             return netdev::Xmit::Busy(skb);
         }
-        // Short frames are padded in software: QEMU's model ignores TCTL.PSP.
-        let skb = match skb.put_padto(17) {
-            Ok(s) => s,
-            Err(_) => {
-                self.stats.tx_dropped.add(1, Relaxed);
-                return netdev::Xmit::Ok;
-            }
-        };
-        let mut skb = skb;
-        if skb.nr_frags() != 0 && skb.linearize().is_err() {
-            self.stats.tx_dropped.add(1, Relaxed);
-            return netdev::Xmit::Ok;
-        }
         let len = skb.len();
-        let mapped = match skb.dma_map(self.hw.pdev.as_ref()) {
-            Ok(m) => m,
-            Err((_skb, _e)) => {
-                self.stats.tx_dropped.add(1, Relaxed);
-                return netdev::Xmit::Ok;
-            }
+        let Ok(mapped) = skb.dma_map(self.hw.pdev.as_ref()) else {
+            return drop();
         };
         let Some(desc) = ring.desc.as_ref() else {
-            self.stats.tx_dropped.add(1, Relaxed);
-            return netdev::Xmit::Ok;
+            return drop();
         };
+        let mut olinfo = u64::from(len) << TXD_PAYLEN_SHIFT;
+        if let Some(c) = csum {
+            write_context(desc, ring.next_to_use as usize, &c);
+            ring.slots[ring.next_to_use as usize] = TxSlot::Context;
+            ring.next_to_use = (ring.next_to_use + 1) % RING_SIZE;
+            olinfo |= TXD_POPTS_TXSM;
+        }
         let i = ring.next_to_use as usize;
         let cmd =
             u64::from(len) | TXD_DTYP_DATA | TXD_CMD_DEXT | TXD_CMD_IFCS | TXD_CMD_EOP | TXD_CMD_RS;
-        let olinfo = u64::from(len) << TXD_PAYLEN_SHIFT;
         desc.write(i, 0, mapped.dma_addr());
         desc.write(i, 1, cmd | (olinfo << 32));
-        ring.bufs[i] = Some(mapped);
+        ring.slots[i] = TxSlot::Frame(mapped);
         ring.next_to_use = (ring.next_to_use + 1) % RING_SIZE;
         txq.sent(len);
-        if ring.unused() < 1 {
+        // Room for the largest next frame (context + data), or stop until completions.
+        if ring.unused() < 2 {
             txq.stop();
         }
         if !netdev::xmit_more() || txq.is_stopped() {
@@ -621,4 +650,19 @@ impl VectorData<'_> {
         }
         netdev::Xmit::Ok
     }
+}
+
+/// Writes an advanced context descriptor asking for the L4 checksum of the next frame.
+fn write_context(desc: &DescRing, i: usize, c: &TxChecksum) {
+    let vlan_macip_lens = (u64::from(c.mac_len) << TXD_MACLEN_SHIFT) | u64::from(c.ip_len);
+    let mut tucmd = TXD_DTYP_CTXT | TXD_CMD_DEXT;
+    if c.ipv4 {
+        tucmd |= TXD_TUCMD_IPV4;
+    }
+    if c.l4 == L4::Tcp {
+        tucmd |= TXD_TUCMD_L4T_TCP;
+    }
+    desc.write(i, 0, vlan_macip_lens);
+    // The upper half, mss_l4len_idx, stays 0: no TSO, context slot 0.
+    desc.write(i, 1, tucmd);
 }
