@@ -22,3 +22,10 @@ __rust_helper int rust_helper_dma_mapping_error(struct device *dev, dma_addr_t a
 {
 	return dma_mapping_error(dev, addr);
 }
+
+__rust_helper void rust_helper_dma_sync_single_for_device(struct device *dev, dma_addr_t addr,
+							  size_t size,
+							  enum dma_data_direction dir)
+{
+	dma_sync_single_for_device(dev, addr, size, dir);
+}

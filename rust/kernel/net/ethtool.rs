@@ -378,6 +378,10 @@ impl<T: Operations> Adapter<T> {
         unsafe { Device::<T>::from_ethtool(dev) }
     }
 
+    /// # Safety
+    ///
+    /// Only the ethtool core calls this, for a net_device registered with this table and
+    /// with argument pointers valid for the call.
     unsafe extern "C" fn get_drvinfo(
         dev: *mut bindings::net_device,
         info: *mut bindings::ethtool_drvinfo,
@@ -387,6 +391,10 @@ impl<T: Operations> Adapter<T> {
         T::get_drvinfo(d, &mut DrvInfo(info));
     }
 
+    /// # Safety
+    ///
+    /// Only the ethtool core calls this, for a net_device registered with this table and
+    /// with argument pointers valid for the call.
     unsafe extern "C" fn get_channels(
         dev: *mut bindings::net_device,
         ch: *mut bindings::ethtool_channels,
@@ -396,6 +404,10 @@ impl<T: Operations> Adapter<T> {
         T::get_channels(d).write_to(ch);
     }
 
+    /// # Safety
+    ///
+    /// Only the ethtool core calls this, for a net_device registered with this table and
+    /// with argument pointers valid for the call.
     unsafe extern "C" fn set_channels(
         dev: *mut bindings::net_device,
         ch: *mut bindings::ethtool_channels,
@@ -411,6 +423,10 @@ impl<T: Operations> Adapter<T> {
         })
     }
 
+    /// # Safety
+    ///
+    /// Only the ethtool core calls this, for a net_device registered with this table and
+    /// with argument pointers valid for the call.
     unsafe extern "C" fn get_ringparam(
         dev: *mut bindings::net_device,
         ring: *mut bindings::ethtool_ringparam,
@@ -426,6 +442,10 @@ impl<T: Operations> Adapter<T> {
         ring.tx_pending = r.tx_pending;
     }
 
+    /// # Safety
+    ///
+    /// Only the ethtool core calls this, for a net_device registered with this table and
+    /// with argument pointers valid for the call.
     unsafe extern "C" fn get_link_ksettings(
         dev: *mut bindings::net_device,
         ks: *mut bindings::ethtool_link_ksettings,
@@ -462,6 +482,10 @@ impl<T: Operations> Adapter<T> {
         })
     }
 
+    /// # Safety
+    ///
+    /// Only the ethtool core calls this, for a net_device registered with this table and
+    /// with argument pointers valid for the call.
     unsafe extern "C" fn get_tunable(
         dev: *mut bindings::net_device,
         tuna: *const bindings::ethtool_tunable,
@@ -478,6 +502,10 @@ impl<T: Operations> Adapter<T> {
         })
     }
 
+    /// # Safety
+    ///
+    /// Only the ethtool core calls this, for a net_device registered with this table and
+    /// with argument pointers valid for the call.
     unsafe extern "C" fn set_tunable(
         dev: *mut bindings::net_device,
         tuna: *const bindings::ethtool_tunable,
@@ -494,6 +522,10 @@ impl<T: Operations> Adapter<T> {
         })
     }
 
+    /// # Safety
+    ///
+    /// Only the ethtool core calls this, for a net_device registered with this table and
+    /// with argument pointers valid for the call.
     unsafe extern "C" fn get_sset_count(dev: *mut bindings::net_device, set: c_int) -> c_int {
         from_result(|| {
             // SAFETY: As above.
@@ -503,6 +535,10 @@ impl<T: Operations> Adapter<T> {
         })
     }
 
+    /// # Safety
+    ///
+    /// Only the ethtool core calls this, for a net_device registered with this table and
+    /// with argument pointers valid for the call.
     unsafe extern "C" fn get_strings(dev: *mut bindings::net_device, set: u32, data: *mut u8) {
         // SAFETY: As above.
         let d = unsafe { Self::dev(dev) };
@@ -514,6 +550,10 @@ impl<T: Operations> Adapter<T> {
         T::get_strings(d, set, &mut StringWriter { buf, pos: 0 });
     }
 
+    /// # Safety
+    ///
+    /// Only the ethtool core calls this, for a net_device registered with this table and
+    /// with argument pointers valid for the call.
     unsafe extern "C" fn get_ethtool_stats(
         dev: *mut bindings::net_device,
         _stats: *mut bindings::ethtool_stats,

@@ -233,6 +233,26 @@ impl Page {
         })
     }
 
+    /// Makes `len` bytes at the pool's offset, written by the CPU or to be written by the
+    /// device, visible to the device again without going through the pool: what the pool
+    /// itself does when a page is recycled with a dirty length. `len` is clamped to the
+    /// pool's `max_len`.
+    pub fn sync_for_device(&mut self, len: u32) {
+        let pool = self.pool();
+        // SAFETY: `pool` is the live pool of this page.
+        let (dev, offset, max_len) =
+            unsafe { ((*pool).p.dev, (*pool).p.offset, (*pool).p.max_len) };
+        // SAFETY: The page is mapped by its pool for `dev`; the range is inside the mapping.
+        unsafe {
+            bindings::dma_sync_single_for_device(
+                dev,
+                self.dma_addr() + u64::from(offset),
+                len.min(max_len) as usize,
+                bindings::dma_data_direction::DMA_FROM_DEVICE,
+            )
+        };
+    }
+
     /// Gives the page back to its pool from the pool's NAPI poll, telling it that the device
     /// wrote `dirty_len` bytes from the pool's offset: only those are synced for the device
     /// again. Pass 0 for a page the device never wrote (teardown, errored descriptor): then no
