@@ -100,11 +100,70 @@ counters_match() {
 	ip netns exec $NS sysctl -qw net.ipv6.conf.$PEER_IF.disable_ipv6=0
 	ip addr add $DUT_IP6/64 dev "$DUT_IF" nodad 2>/dev/null
 	ip -n $NS addr add $PEER_IP6/64 dev "$PEER_IF" nodad 2>/dev/null
+	ip neigh del $PEER_IP dev "$DUT_IF" 2>/dev/null
+	ip -n $NS neigh del $DUT_IP dev "$PEER_IF" 2>/dev/null
 	[ $rc = 0 ] && [ "$drx" = 50 ] && [ "$dtx" = 50 ] && [ "$drx" = "$ptx" ] &&
 		[ "$drxb" = "$ptxb" ] && [ "$dtx" = "$prx" ] && [ "$dtxb" = "$prxb" ] &&
 		[ "$drxb" = $((50 * 1042)) ]
 }
 check "rx/tx packet and byte counters match the peer's exactly" counters_match
+
+# Receive filters: unicast address, promiscuous mode, multicast list.
+rx_delta() {	# rx_delta CMD...: frames the DUT received while CMD ran in the peer ns
+	local a
+	a=$(stat_of "$DUT_IF" rx packets)
+	ip netns exec $NS "$@" >/dev/null 2>&1
+	sleep 0.2
+	echo $(( $(stat_of "$DUT_IF" rx packets) - a ))
+}
+quiet_v4() {	# only the test traffic on the wire
+	sysctl -qw net.ipv6.conf.$DUT_IF.disable_ipv6=$1
+	ip netns exec $NS sysctl -qw net.ipv6.conf.$PEER_IF.disable_ipv6=$1
+}
+quiet_v4 1
+# Frames for a MAC that is not ours (a static neighbour on the peer).
+ip -n $NS neigh replace 192.0.2.99 lladdr 02:11:22:33:44:55 dev "$PEER_IF" nud permanent
+d=$(rx_delta ping -c 20 -i 0.02 -W 0.1 192.0.2.99)
+check "frames for another MAC are filtered ($d received)" test "$d" = 0
+ip link set "$DUT_IF" promisc on
+d=$(rx_delta ping -c 20 -i 0.02 -W 0.1 192.0.2.99)
+check "promiscuous mode receives them ($d of 20)" test "$d" = 20
+ip link set "$DUT_IF" promisc off
+d=$(rx_delta ping -c 20 -i 0.02 -W 0.1 192.0.2.99)
+check "promiscuous off filters them again ($d received)" test "$d" = 0
+# Multicast: 239.1.2.3 is 01:00:5e:01:02:03 on the wire.
+ip -n $NS route add 239.0.0.0/8 dev "$PEER_IF" 2>/dev/null
+d=$(rx_delta ping -c 20 -i 0.02 -W 0.1 -t 1 239.1.2.3)
+check "multicast frames of a group not joined are filtered ($d received)" test "$d" = 0
+ip maddr add 01:00:5e:01:02:03 dev "$DUT_IF"
+d=$(rx_delta ping -c 20 -i 0.02 -W 0.1 -t 1 239.1.2.3)
+check "multicast frames of a joined group arrive ($d of 20)" test "$d" = 20
+ip maddr del 01:00:5e:01:02:03 dev "$DUT_IF"
+ip link set "$DUT_IF" allmulticast on
+d=$(rx_delta ping -c 20 -i 0.02 -W 0.1 -t 1 239.1.2.4)
+check "all-multicast receives any group ($d of 20)" test "$d" = 20
+ip link set "$DUT_IF" allmulticast off
+quiet_v4 0
+ip addr add $DUT_IP6/64 dev "$DUT_IF" nodad 2>/dev/null
+ip -n $NS addr add $PEER_IP6/64 dev "$PEER_IF" nodad 2>/dev/null
+
+# MAC address change: the new address receives, a multicast one is refused.
+new_mac=02:00:00:12:34:99
+mac_change() {
+	ip link set "$DUT_IF" address $new_mac || return 1
+	ip -n $NS neigh del $DUT_IP dev "$PEER_IF" 2>/dev/null
+	ip netns exec $NS ping -c 2 -W 3 $DUT_IP >/dev/null || { echo "no traffic to $new_mac"; return 1; }
+	ip -n $NS neigh show dev "$PEER_IF" | grep -q "$new_mac" || { echo "peer did not learn $new_mac"; return 1; }
+	ip link set "$DUT_IF" address "$DUT_MAC" || return 1
+	ip -n $NS neigh del $DUT_IP dev "$PEER_IF" 2>/dev/null
+	ip netns exec $NS ping -c 2 -W 3 $DUT_IP >/dev/null || { echo "no traffic after restoring"; return 1; }
+}
+check "MAC address change: traffic follows the new address" mac_change
+ip link set "$DUT_IF" address "$DUT_MAC"
+ip -n $NS neigh del $DUT_IP dev "$PEER_IF" 2>/dev/null
+e=$(ip link set "$DUT_IF" address 01:00:5e:00:00:01 2>&1)
+check "multicast MAC address refused (EADDRNOTAVAIL)" sh -c "echo '$e' | grep -q 'Cannot assign requested address'"
+check "MAC unchanged after the refusal" test "$(cat /sys/class/net/$DUT_IF/address)" = "$DUT_MAC"
 
 # Link flaps from the host side: the carrier really drops and comes back.
 flap_qemu() {

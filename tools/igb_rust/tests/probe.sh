@@ -9,7 +9,7 @@ check "insmod igb_rust" insmod "$IGB_RUST_KO"
 check "igb_rust is bound to the DUT" test "$(driver_of "$DUT")" = igb_rust
 check "igb_rust left the peer alone" test "$(driver_of "$PEER")" != igb_rust
 probe_line=$(dmesg | grep "igb_rust $DUT: .*permanent MAC" || true)
-if echo "$probe_line" | grep -qi "permanent MAC $DUT_MAC\$"; then
+if echo "$probe_line" | grep -qiE "permanent MAC $DUT_MAC(,|$)"; then
 	ok "probe reports the MAC QEMU was given ($DUT_MAC)"
 else
 	fail "probe reports the MAC QEMU was given ($DUT_MAC)" "$(dmesg | grep -i igb_rust)"

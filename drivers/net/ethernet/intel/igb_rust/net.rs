@@ -19,6 +19,7 @@ use kernel::{
         atomic::{Atomic, Relaxed},
         Arc,
     },
+    time::{delay::fsleep, Delta},
 };
 
 use crate::{
@@ -301,6 +302,8 @@ impl<'bound> IgbNet<'bound> {
         let bar = &self.hw.bar;
         bar.update(regs::RCTL, |r| r.with_en(false));
         bar.update(regs::TCTL, |t| t.with_en(false));
+        // Let descriptor fetches and write-backs in flight finish before the rings go.
+        fsleep(Delta::from_millis(10));
         hw::disable_interrupts(bar);
         for q in 0..usize::from(self.nq) {
             if let Some(loc) = regs::RXDCTL::try_at(q) {
