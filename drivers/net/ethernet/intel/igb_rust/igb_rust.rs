@@ -2,7 +2,7 @@
 
 //! Intel(R) 82576 Gigabit Ethernet driver, in Rust.
 //!
-//! The driver contains no `unsafe` code: everything it needs from the kernel
+//! The driver is entirely safe Rust: everything it needs from the kernel
 //! comes through the safe abstractions in `kernel::pci`, `kernel::io` and
 //! `kernel::net`.
 
