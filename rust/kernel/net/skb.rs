@@ -320,11 +320,10 @@ impl SkBuff {
         if self.nr_frags() != 0 {
             return Err((self, EINVAL));
         }
-        let data = self.data();
+        let (ptr, len) = (self.data().as_ptr(), self.data().len());
         // SAFETY: The linear data stays valid and unmodified while the skb is alive; the
         // mapping is dropped before the skb (field order of `MappedSkb`, `into_skb`).
-        let map =
-            unsafe { Mapping::map_single(dev, data.as_ptr(), data.len(), DataDirection::ToDevice) };
+        let map = unsafe { Mapping::map_single(dev, ptr, len, DataDirection::ToDevice) };
         match map {
             Ok(map) => Ok(MappedSkb { map, skb: self }),
             Err(e) => Err((self, e)),

@@ -56,10 +56,10 @@ impl<'a, H: irq::Handler + 'a> IrqSet<'a, H> {
             }
             // SAFETY: `irq` is vector `i` of `dev`, not requested yet.
             let request = unsafe { IrqRequest::new(dev.as_ref(), irq as u32) };
+            let flags = irq::Flags::TRIGGER_NONE;
             // SAFETY: The registration is boxed and owned by `self`, which drops it before
             // freeing the vectors; it is never forgotten while its memory could be freed.
-            let reg =
-                unsafe { irq::Registration::new(request, irq::Flags::TRIGGER_NONE, name, init(i)) };
+            let reg = unsafe { irq::Registration::new(request, flags, name, init(i)) };
             this.handlers
                 .push(KBox::pin_init(reg, GFP_KERNEL)?, GFP_KERNEL)?;
         }
