@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 
+#include <linux/dma-mapping.h>
 #include <linux/netdevice.h>
 #include <linux/skbuff.h>
 
@@ -84,4 +85,19 @@ __rust_helper int rust_helper_skb_network_offset(const struct sk_buff *skb)
 __rust_helper bool rust_helper_skb_csum_is_sctp(struct sk_buff *skb)
 {
 	return skb_csum_is_sctp(skb);
+}
+
+__rust_helper unsigned int rust_helper_skb_frag_size_nth(const struct sk_buff *skb,
+							 unsigned int i)
+{
+	return skb_frag_size(&skb_shinfo(skb)->frags[i]);
+}
+
+__rust_helper dma_addr_t rust_helper_skb_frag_dma_map_nth(struct device *dev,
+							  const struct sk_buff *skb,
+							  unsigned int i)
+{
+	const skb_frag_t *frag = &skb_shinfo(skb)->frags[i];
+
+	return skb_frag_dma_map(dev, frag, 0, skb_frag_size(frag), DMA_TO_DEVICE);
 }

@@ -11,7 +11,7 @@
 
 use crate::{
     bindings, device,
-    dma::{streaming::Mapping, DataDirection, DmaAddress},
+    dma::{DataDirection, DmaAddress},
     error::to_result,
     net::netdev,
     prelude::*,
@@ -309,25 +309,120 @@ impl SkBuff {
 /// Most page fragments an skb can hold.
 pub const MAX_FRAGS: u32 = bindings::MAX_SKB_FRAGS;
 
+/// Most DMA segments a mapped skb has: the linear data plus every fragment.
+pub const MAX_SEGMENTS: usize = MAX_FRAGS as usize + 1;
+
+/// One device-readable piece of a mapped skb.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Segment {
+    /// Bus address of the piece.
+    pub addr: DmaAddress,
+    /// Length of the piece in bytes (never 0).
+    pub len: u32,
+}
+
 impl SkBuff {
-    /// Maps the linear data of a linear skb for the device to read.
+    /// Maps the skb for the device to read: the linear data (if any) and every page fragment
+    /// (the `dma_map_single()` and `skb_frag_dma_map()` pair of a TX path).
     ///
-    /// On failure the skb is handed back with the error, so the caller can count and drop it.
-    pub fn dma_map(
+    /// The returned [`MappedSkb`] lists the pieces in frame order and unmaps all of them before
+    /// the skb can be freed or taken back. It stores up to `N` pieces inline (no allocation per
+    /// frame; [`MAX_SEGMENTS`] always suffices): an skb of more pieces fails with `EMSGSIZE`,
+    /// and the caller may [`linearize`](SkBuff::linearize) it and try again. On any failure
+    /// nothing stays mapped and the skb is handed back with the error, so the caller can count
+    /// and drop it. A mapping failure is `ENOMEM`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::{device, net::skb::{MappedSkb, SkBuff}};
+    ///
+    /// /// Fills one TX descriptor per piece; `write` stands in for the device's format.
+    /// fn queue<'a>(
+    ///     dev: &'a device::Device<device::Bound>,
+    ///     skb: SkBuff,
+    ///     mut write: impl FnMut(u64, u32, bool),
+    /// ) -> Option<MappedSkb<'a, 4>> {
+    ///     // At most 4 pieces; more is rare and costs one copy.
+    ///     let mapped = match skb.dma_map::<4>(dev) {
+    ///         Ok(m) => m,
+    ///         Err((mut skb, e)) if e == EMSGSIZE => {
+    ///             skb.linearize().ok()?;
+    ///             skb.dma_map(dev).ok()?
+    ///         }
+    ///         Err(_) => return None,
+    ///     };
+    ///     let n = mapped.segments().len();
+    ///     for (i, seg) in mapped.segments().iter().enumerate() {
+    ///         write(seg.addr, seg.len, i + 1 == n);
+    ///     }
+    ///     // Kept until the device reports completion; dropping it unmaps, then frees.
+    ///     Some(mapped)
+    /// }
+    /// ```
+    pub fn dma_map<const N: usize>(
         self,
         dev: &device::Device<device::Bound>,
-    ) -> core::result::Result<MappedSkb, (SkBuff, Error)> {
-        if self.nr_frags() != 0 {
-            return Err((self, EINVAL));
+    ) -> core::result::Result<MappedSkb<'_, N>, (SkBuff, Error)> {
+        let head = self.data();
+        let pieces = usize::from(!head.is_empty()) + self.nr_frags() as usize;
+        if pieces > N || N > MAX_SEGMENTS {
+            return Err((self, EMSGSIZE));
         }
-        let (ptr, len) = (self.data().as_ptr(), self.data().len());
-        // SAFETY: The linear data stays valid and unmodified while the skb is alive; the
-        // mapping is dropped before the skb (field order of `MappedSkb`, `into_skb`).
-        let map = unsafe { Mapping::map_single(dev, ptr, len, DataDirection::ToDevice) };
-        match map {
-            Ok(map) => Ok(MappedSkb { map, skb: self }),
-            Err(e) => Err((self, e)),
+        let mut segs = Segments {
+            dev,
+            head: false,
+            n: 0,
+            seg: [Segment { addr: 0, len: 0 }; N],
+        };
+        if !head.is_empty() {
+            // SAFETY: The linear data stays valid and is not written by the CPU while the skb
+            // is owned by the `MappedSkb`, which unmaps `segs` before giving the skb up.
+            let addr = unsafe {
+                bindings::dma_map_single_attrs(
+                    dev.as_raw(),
+                    head.as_ptr().cast_mut().cast(),
+                    head.len(),
+                    DataDirection::ToDevice.into(),
+                    0,
+                )
+            };
+            // SAFETY: `addr` was just returned for `dev`.
+            if unsafe { bindings::dma_mapping_error(dev.as_raw(), addr) } != 0 {
+                return Err((self, ENOMEM));
+            }
+            // `N >= pieces >= 1`: checked above.
+            if let Some(slot) = segs.seg.first_mut() {
+                *slot = Segment {
+                    addr,
+                    len: head.len() as u32,
+                };
+                segs.head = true;
+                segs.n = 1;
+            }
         }
+        for i in 0..self.nr_frags() {
+            // SAFETY: `i` is below `nr_frags`; the skb is valid.
+            let len = unsafe { bindings::skb_frag_size_nth(self.as_raw(), i) };
+            if len == 0 {
+                continue;
+            }
+            // SAFETY: As above; the fragment's page is referenced by the skb, which outlives
+            // the mapping (see the linear data above).
+            let addr = unsafe { bindings::skb_frag_dma_map_nth(dev.as_raw(), self.as_raw(), i) };
+            // SAFETY: `addr` was just returned for `dev`.
+            if unsafe { bindings::dma_mapping_error(dev.as_raw(), addr) } != 0 {
+                // `segs` unmaps what was mapped so far.
+                drop(segs);
+                return Err((self, ENOMEM));
+            }
+            // `n < pieces <= N`: checked above.
+            if let Some(slot) = segs.seg.get_mut(usize::from(segs.n)) {
+                *slot = Segment { addr, len };
+            }
+            segs.n += 1;
+        }
+        Ok(MappedSkb { segs, skb: self })
     }
 
     /// Appends `len` bytes at `offset` of `page` as a fragment of `truesize` bytes
@@ -362,19 +457,51 @@ impl SkBuff {
     }
 }
 
-/// A linear skb whose data is mapped for the device (see [`SkBuff::dma_map`]).
+/// The DMA mappings of an skb's pieces; unmapped on drop.
 ///
-/// The mapping is always undone before the skb is freed or handed back.
-pub struct MappedSkb {
+/// # Invariants
+///
+/// `seg[..n]` are live `ToDevice` mappings on `dev`: `seg[0]` of the linear data
+/// (`dma_map_single()`) if `head`, the others of page fragments (`dma_map_page()`).
+struct Segments<'a, const N: usize> {
+    dev: &'a device::Device<device::Bound>,
+    head: bool,
+    n: u8,
+    seg: [Segment; N],
+}
+
+impl<const N: usize> Drop for Segments<'_, N> {
+    fn drop(&mut self) {
+        let dir = DataDirection::ToDevice.into();
+        for (i, s) in self.seg[..usize::from(self.n)].iter().enumerate() {
+            let (addr, len) = (s.addr, s.len as usize);
+            if i == 0 && self.head {
+                // SAFETY: A live single mapping on `dev` (type invariant).
+                unsafe { bindings::dma_unmap_single_attrs(self.dev.as_raw(), addr, len, dir, 0) };
+            } else {
+                // SAFETY: A live page mapping on `dev` (type invariant).
+                unsafe { bindings::dma_unmap_page_attrs(self.dev.as_raw(), addr, len, dir, 0) };
+            }
+        }
+    }
+}
+
+/// An skb whose linear data and fragments are mapped for the device (see
+/// [`SkBuff::dma_map`]).
+///
+/// The mappings are always undone before the skb is freed or handed back, and the skb cannot
+/// be reached mutably while mapped. Holding no device reference of its own, it lives at most as
+/// long as the bound device it was mapped for.
+pub struct MappedSkb<'a, const N: usize = MAX_SEGMENTS> {
     // Declared first: dropped (unmapped) before `skb`.
-    map: Mapping,
+    segs: Segments<'a, N>,
     skb: SkBuff,
 }
 
-impl MappedSkb {
-    /// Bus address of the data.
-    pub fn dma_addr(&self) -> DmaAddress {
-        self.map.dma_addr()
+impl<const N: usize> MappedSkb<'_, N> {
+    /// The mapped pieces in frame order; their lengths add up to the frame length.
+    pub fn segments(&self) -> &[Segment] {
+        &self.segs.seg[..usize::from(self.segs.n)]
     }
 
     /// The skb, still mapped.
@@ -382,10 +509,10 @@ impl MappedSkb {
         &self.skb
     }
 
-    /// Unmaps the data and returns the skb.
+    /// Unmaps everything and returns the skb.
     pub fn into_skb(self) -> SkBuff {
-        let MappedSkb { map, skb } = self;
-        drop(map);
+        let MappedSkb { segs, skb } = self;
+        drop(segs);
         skb
     }
 }

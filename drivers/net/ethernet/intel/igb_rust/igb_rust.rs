@@ -27,7 +27,8 @@ use queue::Hw;
 const FEATURES: u64 = netdev::NETIF_F_RXCSUM
     | netdev::NETIF_F_RXHASH
     | netdev::NETIF_F_IP_CSUM
-    | netdev::NETIF_F_IPV6_CSUM;
+    | netdev::NETIF_F_IPV6_CSUM
+    | netdev::NETIF_F_SG;
 
 /// Version reported by `ethtool -i`.
 pub(crate) const DRV_VERSION: &str = "0.3";
@@ -136,4 +137,10 @@ kernel::module_pci_driver! {
     authors: ["igb_rust developers"],
     description: "Intel(R) 82576 Gigabit Ethernet driver (Rust)",
     license: "GPL v2",
+    params: {
+        bench_drop_rx: bool {
+            default: false,
+            description: "Benchmark only: free every received frame in the driver (RX ceiling)",
+        },
+    },
 }

@@ -35,7 +35,7 @@ const FRAME_OVERHEAD: u32 = 14 + 4 + 4;
 /// Default `rx-copybreak`: frames up to this many bytes are copied.
 pub(crate) const DEFAULT_COPYBREAK: u32 = 256;
 /// Counters `ethtool -S` shows per queue pair.
-const QUEUE_STATS: [&str; 9] = [
+const QUEUE_STATS: [&str; 11] = [
     "rx_packets",
     "rx_bytes",
     "rx_errors",
@@ -45,6 +45,8 @@ const QUEUE_STATS: [&str; 9] = [
     "tx_bytes",
     "tx_dropped",
     "tx_busy",
+    "tx_sg_packets",
+    "tx_linearized",
 ];
 
 /// Interrupt throttling of the queue vectors, in 0.25 us units (about 20k interrupts/s).
@@ -581,6 +583,8 @@ impl<'bound> ethtool::Operations for IgbNet<'bound> {
                 s.tx_bytes.load(Relaxed),
                 s.tx_dropped.load(Relaxed),
                 s.tx_busy.load(Relaxed),
+                s.tx_sg_packets.load(Relaxed),
+                s.tx_linearized.load(Relaxed),
             ];
             // `vals` first: zip must not pull a slot it cannot fill.
             for (val, slot) in vals.into_iter().zip(&mut it) {

@@ -38,6 +38,9 @@ pub(crate) const RX_BUF_LEN: u32 = 2048;
 pub(crate) const RX_HEADROOM: u32 = 192;
 /// Refill the RX ring once this many descriptors are free.
 const RX_REFILL_BATCH: u32 = 16;
+/// Most buffers (descriptors) of one TX frame; a frame of more pieces is linearized first.
+/// Covers a 9K frame in 4K page fragments plus its header.
+const TX_MAX_SEGS: usize = 6;
 /// Wake a stopped TX queue once this many descriptors are free.
 const TX_WAKE_THRESHOLD: u32 = 32;
 
@@ -112,6 +115,10 @@ pub(crate) struct QueueStats {
     pub(crate) tx_bytes: Atomic<u64>,
     pub(crate) tx_dropped: Atomic<u64>,
     pub(crate) tx_busy: Atomic<u64>,
+    /// Frames sent from more than one buffer (linear data plus fragments).
+    pub(crate) tx_sg_packets: Atomic<u64>,
+    /// Frames of more pieces than a frame may use, copied into one buffer first.
+    pub(crate) tx_linearized: Atomic<u64>,
 }
 
 impl QueueStats {
@@ -126,6 +133,8 @@ impl QueueStats {
             tx_bytes: Atomic::new(0),
             tx_dropped: Atomic::new(0),
             tx_busy: Atomic::new(0),
+            tx_sg_packets: Atomic::new(0),
+            tx_linearized: Atomic::new(0),
         }
     }
 }
@@ -170,29 +179,30 @@ pub(crate) struct VectorData<'bound> {
     /// Statistics of the RX page pool, readable while the poll owns the pool.
     pub(crate) pool_stats: Option<StatsHandle>,
     #[pin]
-    pub(crate) tx: SpinLock<TxRing>,
+    pub(crate) tx: SpinLock<TxRing<'bound>>,
 }
 
 /// A TX descriptor ring.
-pub(crate) struct TxRing {
+pub(crate) struct TxRing<'bound> {
     /// Per descriptor: buffer address, then command/length and status.
     desc: Option<DescRing>,
-    slots: KVec<TxSlot>,
+    slots: KVec<TxSlot<'bound>>,
     next_to_use: u32,
     next_to_clean: u32,
 }
 
 /// What a TX descriptor slot holds.
-pub(crate) enum TxSlot {
-    /// Free.
+pub(crate) enum TxSlot<'bound> {
+    /// Free, or a descriptor inside a frame (the device reports nothing for it).
     Empty,
-    /// A context descriptor; the device reports nothing for it.
-    Context,
-    /// The data descriptor of a frame, with the frame (mapped) until it completes.
-    Frame(MappedSkb),
+    /// The first descriptor of a frame of several (context and/or several buffers), with the
+    /// index of its last descriptor, the one whose completion the device reports.
+    Lead { last: u16 },
+    /// The last descriptor of a frame, with the frame (mapped) until it completes.
+    Frame(MappedSkb<'bound, TX_MAX_SEGS>),
 }
 
-impl TxRing {
+impl<'bound> TxRing<'bound> {
     fn new(hw: &Hw<'_>, role: Role) -> Result<Self> {
         if role == Role::Other {
             return Ok(Self {
@@ -248,6 +258,8 @@ pub(crate) struct RxRing {
     partial: Option<SkBuff>,
     /// Drop descriptors up to the next end of frame.
     discard: bool,
+    /// Benchmark only (`bench_drop_rx`): recycle every frame without building an skb.
+    drop_all: bool,
 }
 
 impl RxRing {
@@ -275,6 +287,7 @@ impl RxRing {
             next_to_use: 0,
             partial: None,
             discard: false,
+            drop_all: crate::module_parameters::bench_drop_rx.value(),
         })
     }
 
@@ -373,7 +386,7 @@ impl<'bound> Poll for VectorData<'bound> {
     }
 }
 
-impl VectorData<'_> {
+impl<'bound> VectorData<'bound> {
     pub(crate) fn new<'b>(
         hw: Arc<Hw<'b>>,
         role: Role,
@@ -422,23 +435,24 @@ impl VectorData<'_> {
         let (mut pkts, mut bytes) = (0u32, 0u32);
         while ring.next_to_clean != ring.next_to_use {
             let i = ring.next_to_clean as usize;
-            // A context descriptor completes with the frame after it.
-            let data = match ring.slots[i] {
-                TxSlot::Context => (i + 1) % RING_SIZE as usize,
+            // The device reports a frame done on its last descriptor (the one with RS).
+            let last = match ring.slots[i] {
+                TxSlot::Lead { last } => usize::from(last),
                 _ => i,
             };
-            if desc.read(data, 1) & TXD_STAT_DD == 0 {
+            if desc.read(last, 1) & TXD_STAT_DD == 0 {
                 break;
             }
-            for slot in [i, data] {
-                if let TxSlot::Frame(m) = core::mem::replace(&mut ring.slots[slot], TxSlot::Empty) {
-                    let skb = m.into_skb();
-                    bytes += skb.len();
-                    pkts += 1;
-                    ctx.consume_skb(skb);
-                }
+            if last != i {
+                ring.slots[i] = TxSlot::Empty;
             }
-            ring.next_to_clean = (data as u32 + 1) % RING_SIZE;
+            if let TxSlot::Frame(m) = core::mem::replace(&mut ring.slots[last], TxSlot::Empty) {
+                let skb = m.into_skb();
+                bytes += skb.len();
+                pkts += 1;
+                ctx.consume_skb(skb);
+            }
+            ring.next_to_clean = (last as u32 + 1) % RING_SIZE;
         }
         let unused = ring.unused();
         drop(guard);
@@ -496,6 +510,12 @@ impl VectorData<'_> {
                 rx.partial = None;
                 rx.discard = !eop;
                 errors += 1;
+                continue;
+            }
+            if rx.drop_all {
+                page.recycle(ctx, len);
+                bytes += u64::from(len);
+                done += u32::from(eop);
                 continue;
             }
 
@@ -583,7 +603,7 @@ impl VectorData<'_> {
     /// Queues `skb` on this vector's TX ring.
     pub(crate) fn xmit(
         &self,
-        dev: &netdev::Device<IgbNet<'_>>,
+        dev: &netdev::Device<IgbNet<'bound>>,
         skb: SkBuff,
         q: u16,
     ) -> netdev::Xmit {
@@ -599,16 +619,15 @@ impl VectorData<'_> {
         let Ok(mut skb) = skb.put_padto(17) else {
             return drop();
         };
-        if skb.nr_frags() != 0 && skb.linearize().is_err() {
-            return drop();
-        }
         // The device completes TCP/UDP checksums; anything it cannot describe is done here.
         let csum = match skb.tx_checksum() {
             Ok(c) => c,
             Err(_) if skb.checksum_help().is_ok() => None,
             Err(_) => return drop(),
         };
-        let needed = if csum.is_some() { 2 } else { 1 };
+        // One descriptor per piece (linear data and fragments), plus the context.
+        let pieces = (skb.nr_frags() as usize + 1).min(TX_MAX_SEGS) as u32;
+        let needed = pieces + u32::from(csum.is_some());
 
         let mut guard = self.tx.lock();
         let ring = &mut *guard;
@@ -618,29 +637,57 @@ impl VectorData<'_> {
             return netdev::Xmit::Busy(skb);
         }
         let len = skb.len();
-        let Ok(mapped) = skb.dma_map(self.hw.pdev.as_ref()) else {
-            return drop();
+        let pdev = self.hw.pdev.as_ref();
+        let mapped = match skb.dma_map::<TX_MAX_SEGS>(pdev) {
+            Ok(m) => m,
+            Err((mut skb, e)) if e == EMSGSIZE => {
+                self.stats.tx_linearized.add(1, Relaxed);
+                if skb.linearize().is_err() {
+                    return drop();
+                }
+                match skb.dma_map(pdev) {
+                    Ok(m) => m,
+                    Err(_) => return drop(),
+                }
+            }
+            Err(_) => return drop(),
         };
         let Some(desc) = ring.desc.as_ref() else {
             return drop();
         };
+        let first = ring.next_to_use as usize;
+        let mut i = first;
         let mut olinfo = u64::from(len) << TXD_PAYLEN_SHIFT;
         if let Some(c) = csum {
-            write_context(desc, ring.next_to_use as usize, &c);
-            ring.slots[ring.next_to_use as usize] = TxSlot::Context;
-            ring.next_to_use = (ring.next_to_use + 1) % RING_SIZE;
+            write_context(desc, i, &c);
+            i = (i + 1) % RING_SIZE as usize;
             olinfo |= TXD_POPTS_TXSM;
         }
-        let i = ring.next_to_use as usize;
-        let cmd =
-            u64::from(len) | TXD_DTYP_DATA | TXD_CMD_DEXT | TXD_CMD_IFCS | TXD_CMD_EOP | TXD_CMD_RS;
-        desc.write(i, 0, mapped.dma_addr());
-        desc.write(i, 1, cmd | (olinfo << 32));
-        ring.slots[i] = TxSlot::Frame(mapped);
-        ring.next_to_use = (ring.next_to_use + 1) % RING_SIZE;
+        let segs = mapped.segments();
+        if segs.is_empty() {
+            return drop();
+        }
+        if segs.len() > 1 {
+            self.stats.tx_sg_packets.add(1, Relaxed);
+        }
+        for (n, seg) in segs.iter().enumerate() {
+            let mut cmd = u64::from(seg.len) | TXD_DTYP_DATA | TXD_CMD_DEXT | TXD_CMD_IFCS;
+            if n + 1 == segs.len() {
+                cmd |= TXD_CMD_EOP | TXD_CMD_RS;
+            }
+            desc.write(i, 0, seg.addr);
+            desc.write(i, 1, cmd | (olinfo << 32));
+            i = (i + 1) % RING_SIZE as usize;
+        }
+        let last = (i + RING_SIZE as usize - 1) % RING_SIZE as usize;
+        if last != first {
+            ring.slots[first] = TxSlot::Lead { last: last as u16 };
+        }
+        ring.slots[last] = TxSlot::Frame(mapped);
+        ring.next_to_use = i as u32;
         txq.sent(len);
-        // Room for the largest next frame (context + data), or stop until completions.
-        if ring.unused() < 2 {
+        // Room for the largest next frame (context + every piece), or stop until completions.
+        if ring.unused() < TX_MAX_SEGS as u32 + 1 {
             txq.stop();
         }
         if !netdev::xmit_more() || txq.is_stopped() {
