@@ -91,6 +91,22 @@ sg_off_linear() {
 }
 check "with sg off every frame is linear and the data still arrives intact" sg_off_linear
 
+# The link/other vector fires for link events only, not once per packet or
+# in a loop (a cause left pending would re-fire it at every unmask).
+other_irqs() {
+	awk -v d="PCI-MSIX-$DUT" '$0 ~ d && / 0-edge / {
+		s = 0; for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++) s += $i; print s }' /proc/interrupts
+}
+other_quiet() {
+	local a b
+	a=$(other_irqs)
+	ping -q -c 100 -i 0.02 $PEER_IP >/dev/null || return 1
+	b=$(other_irqs)
+	echo "other-vector interrupts during 100 pings: $((b - a))"
+	[ -n "$a" ] && [ $((b - a)) -lt 5 ]
+}
+check "the link vector stays quiet under traffic" other_quiet
+
 # Counters: what the peer sent is what the DUT received, and back.
 stat_of() {	# stat_of IF rx|tx packets|bytes [NS]
 	if [ -n "${4:-}" ]; then

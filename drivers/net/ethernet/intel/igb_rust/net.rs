@@ -162,9 +162,9 @@ impl<'bound> IgbNet<'bound> {
                     .try_with_interval(DEFAULT_EITR >> 2)?,
             )?;
         }
-        // Queue vectors auto-clear their cause when they fire.
-        let queue_mask = self.all_eims() & !1;
-        bar.write_reg(regs::EIAC::zeroed().with_mask(queue_mask));
+        // Every vector, the "other" one included, clears its cause when it fires. A cause
+        // left set would fire again each time the poll unmasks its vector: an interrupt storm.
+        bar.write_reg(regs::EIAC::zeroed().with_mask(self.all_eims()));
         Ok(())
     }
 
