@@ -7,18 +7,20 @@
 #   make check    build everything and run the test suite
 #   make build    fetch the toolchain and kernel, apply, build kernel + module
 #   make patches  emit the upstream changes as a git format-patch series
+#   make bench    pktgen + sar matrix, C igb vs igb_rust, with instruction
+#                 counts per packet (QUICK=1 for a short run)
 #   make bench-pp page_pool recycle microbenchmark, with and without swiotlb
 #
 # Caches live in $(IGB_RUST_CACHE), default ~/.cache/igb_rust.
 
 SHELL := /bin/bash
 
-.PHONY: all build run check patches setup help bench-pp
+.PHONY: all build run check patches setup help bench bench-pp
 
 all: run
 
 help:
-	@sed -n '3,12p' Makefile
+	@sed -n '3,14p' Makefile
 
 setup:
 	bash scripts/setup.sh
@@ -34,6 +36,9 @@ check:
 
 patches:
 	bash scripts/patches.sh
+
+bench: build
+	bash scripts/bench.sh
 
 bench-pp: build
 	TESTS=ppbench bash scripts/check.sh

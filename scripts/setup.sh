@@ -65,7 +65,8 @@ apt_t() {	# apt with the trixie list only, for downloads, never installs
 
 HOST_PKGS="clang-19 lld-19 llvm-19 libclang-19-dev flex bison bc libelf-dev
 libssl-dev cpio kmod xz-utils zstd pahole rsync busybox-static udev ethtool
-iputils-ping sysstat socat netcat-openbsd python3-venv python3-yaml patch bc libbpf-dev"
+iputils-ping sysstat socat netcat-openbsd python3-venv python3-yaml patch bc libbpf-dev
+gcc libc6-dev binutils python3-matplotlib"
 QEMU_PKGS="qemu-system-x86/bookworm-backports qemu-system-common/bookworm-backports
 qemu-system-data/bookworm-backports seabios/bookworm-backports ipxe-qemu"
 

@@ -6,6 +6,7 @@
 # other through QEMU's internal hub 0: no host network, no user-mode network.
 #
 # usage: vm.sh [--timeout SEC] [--log FILE] [--append ARGS] -- COMMAND...
+#        vm.sh --print-accel    (prints kvm or tcg: what a boot would use)
 #
 # Exits with the guest command's status; 124 when the boot or the command
 # overran its time limit (the end of the console log is printed then).
@@ -15,16 +16,18 @@ set -euo pipefail
 timeout_s=900
 logf=""
 append=""
+print_accel=""
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--timeout) timeout_s=$2; shift 2;;
 	--log) logf=$2; shift 2;;
 	--append) append=$2; shift 2;;
+	--print-accel) print_accel=1; shift; break;;
 	--) shift; break;;
 	*) die "vm.sh: unknown option $1";;
 	esac
 done
-[ $# -gt 0 ] || die "vm.sh: no command"
+[ $# -gt 0 ] || [ -n "$print_accel" ] || die "vm.sh: no command"
 
 BUILD=$(readlink -f "$CACHE/current")
 KIMG=$BUILD/arch/x86/boot/bzImage
@@ -46,6 +49,10 @@ if [ -z "${IGB_RUST_NO_KVM:-}" ] && [ -w /dev/kvm ]; then
 		fi
 	fi
 	[ "$(cat "$kvm_stamp")" = yes ] && accel_args=()
+fi
+if [ -n "$print_accel" ]; then
+	if [ ${#accel_args[@]} -eq 0 ]; then echo kvm; else echo tcg; fi
+	exit 0
 fi
 if [ ${#accel_args[@]} -eq 0 ]; then
 	log "accelerator: KVM"

@@ -1,0 +1,207 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The pktgen + sar benchmark matrix, run inside the guest by scripts/bench.sh.
+#
+# The DUT NIC is driven in turn by the C igb and by igb_rust (several
+# rx-copybreak settings, and once with bench_drop_rx=1 for the RX ceiling);
+# the peer NIC, in namespace "peer", always by the C igb. RX: pktgen on the
+# peer (CPU 0) sends UDP to the DUT, whose interrupts are pinned to CPU 1.
+# TX: pktgen on the DUT (CPU 1) sends to the peer. Each cell is one run of
+# `sar -n DEV -u ALL -P ALL 1 $DUR`, between the two markers of the
+# instruction-counting plugin when it is loaded.
+#
+# Environment: OUT (results), DUR (s per cell), REPS, SIZES, RX_VARIANTS,
+# TX_VARIANTS, MARK_BEGIN/MARK_END (marker programs, optional).
+set -u
+. "$(dirname "$0")/../lib.sh"
+BENCH=$(dirname "$0")
+DUR=${DUR:-3}
+REPS=${REPS:-3}
+SIZES=${SIZES:-64 128 256 512 1024 1500}
+RX_VARIANTS=${RX_VARIANTS:-c rust-cb0 rust-cb256 rust-cb512 ceiling}
+TX_VARIANTS=${TX_VARIANTS:-c rust-cb256}
+MARK_BEGIN=${MARK_BEGIN:-}
+MARK_END=${MARK_END:-}
+RAW=$OUT/raw.csv
+INSN=$OUT/insn.txt
+RANGES=$OUT/ranges.txt
+export LC_ALL=C S_TIME_FORMAT=ISO
+
+progress() { echo "[bench] $*"; }
+die() { echo "[bench] error: $*"; exit 1; }
+
+setup_modules || die "no 82576 pair"
+modprobe igb || die "no igb module"
+modprobe pktgen || die "no pktgen module"
+[ "$(driver_of "$PEER")" = igb ] || echo "$PEER" > /sys/bus/pci/drivers/igb/bind
+udevadm settle -t 10 2>/dev/null
+PEER_IF=$(netdev_of "$PEER")
+ip netns add $NS
+ip link set "$PEER_IF" netns $NS
+ip netns exec $NS sysctl -qw net.ipv6.conf.$PEER_IF.disable_ipv6=1
+ip -n $NS addr add $PEER_IP/24 dev "$PEER_IF"
+ip -n $NS link set "$PEER_IF" up
+ip -n $NS neigh replace $DUT_IP lladdr "$DUT_MAC" dev "$PEER_IF" nud permanent
+pin_irqs() {	# pin_irqs PCI-ADDRESS CPU
+	local irq
+	for irq in $(ls "/sys/bus/pci/devices/$1/msi_irqs" 2>/dev/null); do
+		echo "$2" > "/proc/irq/$irq/smp_affinity_list" 2>/dev/null
+	done
+}
+pin_irqs "$PEER" 0
+if [ -n "$MARK_BEGIN" ]; then
+	python3 "$BENCH/ranges.py" kernel "$OUT/ranges.kernel"
+	grep -v '\[' /proc/kallsyms > "$OUT/kallsyms.kernel"	# for profile.py
+fi
+
+# bind_dut VARIANT: give the DUT NIC to the variant's driver and bring it up.
+bind_dut() {
+	local v=$1 d=/sys/bus/pci/devices/$DUT drop=0
+	[ -e "$d/driver" ] && echo "$DUT" > "$d/driver/unbind"
+	lsmod | grep -q '^igb_rust ' && rmmod igb_rust
+	case $v in
+	c)
+		echo igb > "$d/driver_override"
+		echo "$DUT" > /sys/bus/pci/drivers/igb/bind || return 1
+		;;
+	rust-cb* | ceiling)
+		[ "$v" = ceiling ] && drop=1
+		echo igb_rust > "$d/driver_override"
+		insmod "$IGB_RUST_KO" bench_drop_rx=$drop || return 1
+		;;
+	esac
+	udevadm settle -t 10 2>/dev/null
+	DUT_IF=$(netdev_of "$DUT")
+	[ -n "$DUT_IF" ] || return 1
+	case $v in
+	rust-cb*) ethtool --set-tunable "$DUT_IF" rx-copybreak "${v#rust-cb}" || return 1 ;;
+	esac
+	if [ -n "$MARK_BEGIN" ]; then
+		python3 "$BENCH/ranges.py" module "$(module_of "$v")" "$(ko_of "$v")" "$OUT/ranges.$v"
+		grep "\[$(module_of "$v")\]" /proc/kallsyms > "$OUT/kallsyms.$v.$rep"
+	fi
+	sysctl -qw net.ipv6.conf.$DUT_IF.disable_ipv6=1
+	ip addr add $DUT_IP/24 dev "$DUT_IF"
+	ip link set "$DUT_IF" up
+	ip neigh replace $PEER_IP lladdr "$PEER_MAC" dev "$DUT_IF" nud permanent
+	pin_irqs "$DUT" 1
+	wait_carrier "$DUT_IF" 1 && wait_carrier "$PEER_IF" 1 $NS
+}
+
+module_of() { case $1 in c) echo igb ;; *) echo igb_rust ;; esac; }
+ko_of() {
+	case $1 in
+	c) modinfo -n igb ;;
+	*) echo "$IGB_RUST_KO" ;;
+	esac
+}
+
+# pg NS CMD FILE: write one pktgen command (NS "-" is the initial namespace).
+pg() {
+	if [ "$1" = - ]; then
+		echo "$2" > "/proc/net/pktgen/$3"
+	else
+		ip netns exec "$1" sh -c "echo '$2' > /proc/net/pktgen/$3"
+	fi
+}
+
+dut_irqs() {	# interrupts the DUT NIC raised so far, all vectors and CPUs
+	awk -v d="PCI-MSIX-$DUT" '$0 ~ d { for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++) s += $i }
+		END { print s + 0 }' /proc/interrupts
+}
+
+stat_now() {	# stat_now rx|tx: the DUT's packet counter
+	cat "/sys/class/net/$DUT_IF/statistics/${1}_packets"
+}
+
+# measure DIR SIZE VARIANT REP: one cell, one CSV row.
+measure() {
+	local dir=$1 size=$2 v=$3 rep=$4 ns dev thr dst dmac label tmp p0 p1 i0 i1 pps soft busy insn
+	if [ "$dir" = rx ]; then
+		ns=$NS dev=$PEER_IF thr=kpktgend_0 dst=$DUT_IP dmac=$DUT_MAC
+	else
+		ns=- dev=$DUT_IF thr=kpktgend_1 dst=$PEER_IP dmac=$PEER_MAC
+	fi
+	pg "$ns" rem_device_all $thr
+	pg "$ns" "add_device $dev" $thr
+	pg "$ns" "count 0" "$dev"
+	pg "$ns" "clone_skb 0" "$dev"
+	pg "$ns" "pkt_size $((size - 4))" "$dev"
+	pg "$ns" "delay 0" "$dev"
+	pg "$ns" "dst $dst" "$dev"
+	pg "$ns" "dst_mac $dmac" "$dev"
+	pg "$ns" "udp_dst_min 9" "$dev"
+	pg "$ns" "udp_dst_max 9" "$dev"
+	if [ "$ns" = - ]; then
+		echo start > /proc/net/pktgen/pgctrl &
+	else
+		ip netns exec "$ns" sh -c 'echo start > /proc/net/pktgen/pgctrl' &
+	fi
+	local pgpid=$!
+	sleep 1
+	label="$dir,$size,$v,$rep"
+	tmp=$OUT/sar.$dir.$size.$v.$rep.txt
+	if [ -n "$MARK_BEGIN" ]; then
+		{ echo "label $label"; cat "$OUT/ranges.$v" "$OUT/ranges.kernel"; } > "$RANGES"
+		sync
+	fi
+	p0=$(stat_now "$dir")
+	i0=$(dut_irqs)
+	[ -n "$MARK_BEGIN" ] && taskset -c 0 "$MARK_BEGIN"
+	taskset -c 0 sar -n DEV -u ALL -P ALL 1 "$DUR" > "$tmp" 2>&1
+	[ -n "$MARK_END" ] && taskset -c 0 "$MARK_END"
+	p1=$(stat_now "$dir")
+	i1=$(dut_irqs)
+	if [ "$ns" = - ]; then
+		echo stop > /proc/net/pktgen/pgctrl
+	else
+		ip netns exec "$ns" sh -c 'echo stop > /proc/net/pktgen/pgctrl'
+	fi
+	wait $pgpid 2>/dev/null
+	# Average rows: the DUT's packets per second, CPU 1's softirq and busy share.
+	pps=$(awk -v i="$DUT_IF" -v d="$dir" '$1 == "Average:" && $2 == i {
+		print (d == "rx" ? $3 : $4) }' "$tmp")
+	read -r soft busy < <(awk '$1 == "Average:" && $2 == "CPU" { for (k = 3; k <= NF; k++) c[$k] = k }
+		$1 == "Average:" && $2 == "1" && ("%soft" in c) { print $c["%soft"], 100 - $c["%idle"] }' "$tmp")
+	insn=""
+	if [ -n "$MARK_END" ]; then
+		insn=$(grep -F "$label " "$INSN" 2>/dev/null | tail -1 | cut -d' ' -f2- | tr ' ' ';')
+	fi
+	echo "$rep,$dir,$size,$v,${pps:-0},${soft:-0},${busy:-0},$((p1 - p0)),$((i1 - i0)),$insn" >> "$RAW"
+	progress "$(printf '%-2s %4sB %-10s rep %s: %10s pps  cpu1 soft %5s%%  busy %5s%%  %s pkts/irq' \
+		"$dir" "$size" "$v" "$rep" "${pps:-?}" "${soft:-?}" "${busy:-?}" \
+		"$(awk -v p=$((p1 - p0)) -v i=$((i1 - i0)) 'BEGIN { printf "%.1f", i ? p / i : 0 }')")"
+}
+
+echo "rep,dir,size,variant,pps,soft_pct,busy_pct,packets,irqs,insn" > "$RAW"
+: > "$INSN"
+variants=$(for v in $RX_VARIANTS $TX_VARIANTS; do echo "$v"; done | awk '!s[$0]++')
+for rep in $(seq 1 "$REPS"); do
+	for v in $variants; do
+		bind_dut "$v" || die "cannot bring the DUT up with $v"
+		for dir in rx tx; do
+			want=$RX_VARIANTS
+			[ $dir = tx ] && want=$TX_VARIANTS
+			case " $want " in *" $v "*) ;; *) continue ;; esac
+			for size in $SIZES; do
+				measure $dir "$size" "$v" "$rep"
+			done
+		done
+	done
+done
+[ -e "/sys/bus/pci/devices/$DUT/driver" ] && echo "$DUT" > "/sys/bus/pci/devices/$DUT/driver/unbind"
+lsmod | grep -q '^igb_rust ' && rmmod igb_rust
+
+# The page_pool dma_sync_size microbenchmark on the same DUT.
+if [ -n "${PPBENCH:-1}" ] && [ "${PPBENCH:-1}" != 0 ]; then
+	echo pp_bench > "/sys/bus/pci/devices/$DUT/driver_override"
+	dmesg -C
+	if insmod "$PP_BENCH_KO"; then
+		dmesg | sed -n 's/.*pp_bench: *//p' > "$OUT/pp_bench.txt"
+		rmmod pp_bench
+	fi
+fi
+dmesg > "$OUT/dmesg.txt"
+progress "done"
+echo BENCH-DONE > "$OUT/done"
