@@ -16,7 +16,7 @@ if [ "${QUICK:-0}" = 1 ]; then
 	: "${DUR:=1}" "${REPS:=1}" "${SIZES:=64 1500}"
 	: "${RX_VARIANTS:=c rust-cb256 ceiling}" "${TX_VARIANTS:=c rust-cb256}" "${PPBENCH:=0}"
 fi
-: "${DUR:=3}" "${REPS:=3}" "${SIZES:=64 128 256 512 1024 1500}"
+: "${DUR:=2}" "${REPS:=3}" "${SIZES:=64 128 256 512 1024 1500}"
 : "${RX_VARIANTS:=c rust-cb0 rust-cb256 rust-cb512 ceiling}" "${TX_VARIANTS:=c rust-cb256}"
 : "${PPBENCH:=1}"
 

@@ -118,8 +118,8 @@ if [ -z "${TESTS:-}" ] || [ "${TESTS:-}" = bench ]; then
 		awk -F, -v tcg="$([ "$accel" = tcg ] && echo 1)" 'NR > 1 {
 			if ($5 <= 0 || $8 <= 0) bad = 1
 			if ($9 <= 0) bad = 1
-			if (tcg && $10 !~ /cpu1\.total=[1-9]/) bad = 1
-			if (tcg && $10 !~ /cpu1\.drv=[1-9]/) bad = 1
+			if (tcg && $11 !~ /cpu1\.total=[1-9]/) bad = 1
+			if (tcg && $11 !~ /cpu1\.drv=[1-9]/) bad = 1
 		} END { exit bad }' "$BOUT/raw.csv"
 	}
 	if bench_complete; then

@@ -47,12 +47,14 @@ pub struct NapiContext<'a> {
 
 impl NapiContext<'_> {
     /// How many frames this poll may process. Zero means netpoll is only cleaning TX.
+    #[inline]
     pub fn budget(&self) -> u32 {
         self.budget
     }
 
     /// Allocates an skb with `len` bytes of room from the per-CPU NAPI cache
     /// (`napi_alloc_skb()`). `None` when memory is short: the caller must count and drop.
+    #[inline]
     pub fn alloc_skb(&self, len: u32) -> Option<SkBuff> {
         // SAFETY: `self.napi` is the NAPI instance being polled on this CPU.
         let p = unsafe { bindings::napi_alloc_skb(self.napi, len) };
@@ -62,17 +64,20 @@ impl NapiContext<'_> {
 
     /// Frees a transmitted skb into the per-CPU NAPI cache (`napi_consume_skb()`), or, when
     /// polled by netpoll (budget 0), the way netpoll needs.
+    #[inline]
     pub fn consume_skb(&self, skb: SkBuff) {
         // SAFETY: we give up our reference; we are in NAPI context with this budget.
         unsafe { bindings::napi_consume_skb(skb.into_raw(), self.budget as c_int) };
     }
 
     /// Hands a received frame to GRO (`napi_gro_receive()`).
+    #[inline]
     pub fn gro_receive(&self, skb: SkBuff) {
         // SAFETY: `self.napi` is being polled on this CPU; we give up our reference.
         unsafe { bindings::napi_gro_receive(self.napi, skb.into_raw()) };
     }
 
+    #[inline]
     pub(crate) fn as_raw(&self) -> *mut bindings::napi_struct {
         self.napi
     }
@@ -104,6 +109,7 @@ unsafe impl<P: Poll> Send for Napi<P> {}
 
 impl<P: Poll> Napi<P> {
     /// Creates a NAPI instance on `dev`, initially disabled.
+    #[inline]
     pub fn new(
         dev: &netdev::Unregistered<P::Owner>,
         data: impl PinInit<P, Error>,
@@ -130,18 +136,21 @@ impl<P: Poll> Napi<P> {
     }
 
     /// The queue data shared with other contexts.
+    #[inline]
     pub fn data(&self) -> &P {
         &self.data
     }
 
     /// Schedules the poll routine (`napi_schedule()`). Any context, typically the interrupt
     /// handler. Does nothing while the instance is disabled.
+    #[inline]
     pub fn schedule(&self) -> bool {
         // SAFETY: `inner` is an added NAPI instance (type invariant).
         unsafe { bindings::napi_schedule(self.inner.get()) }
     }
 
     /// Enables polling. Idempotent.
+    #[inline]
     pub fn enable(&self, _rtnl: &netdev::Rtnl) {
         // SAFETY: `enabled` is only accessed under RTNL, which `_rtnl` proves.
         let en = unsafe { &mut *self.enabled.get() };
@@ -153,6 +162,7 @@ impl<P: Poll> Napi<P> {
     }
 
     /// Disables polling, waiting for a running poll to finish. Idempotent.
+    #[inline]
     pub fn disable(&self, _rtnl: &netdev::Rtnl) {
         // SAFETY: `enabled` is only accessed under RTNL, which `_rtnl` proves.
         let en = unsafe { &mut *self.enabled.get() };
@@ -165,6 +175,7 @@ impl<P: Poll> Napi<P> {
 
     /// Runs `f` on the poll state while polling is disabled (e.g. to fill or drain rings from
     /// `open`/`stop`). Fails with `EBUSY` if the instance is enabled.
+    #[inline]
     pub fn with_state<R>(
         &self,
         _rtnl: &netdev::Rtnl,
@@ -205,6 +216,7 @@ impl<P: Poll> Napi<P> {
 
     /// Completes a poll that did less than its budget (`napi_complete_done()`); returns whether
     /// the driver may re-enable the queue's interrupt.
+    #[inline]
     pub fn complete_done(ctx: &NapiContext<'_>, work_done: u32) -> bool {
         // SAFETY: `ctx` proves we are in this instance's poll.
         unsafe { bindings::napi_complete_done(ctx.as_raw(), work_done as c_int) }
@@ -213,6 +225,7 @@ impl<P: Poll> Napi<P> {
 
 #[pinned_drop]
 impl<P: Poll> PinnedDrop for Napi<P> {
+    #[inline]
     fn drop(self: Pin<&mut Self>) {
         // SAFETY: `&mut self` excludes every other access.
         if unsafe { *self.enabled.get() } {

@@ -40,18 +40,21 @@ pub type MacAddress = [u8; ETH_ALEN];
 /// assert!(!is_valid_ether_addr(&[0; 6]));
 /// assert!(!is_valid_ether_addr(&[0x01, 0, 0x5e, 0, 0, 1])); // multicast
 /// ```
+#[inline]
 pub fn is_valid_ether_addr(addr: &MacAddress) -> bool {
     // SAFETY: `addr` points to `ETH_ALEN` readable bytes.
     unsafe { bindings::is_valid_ether_addr(addr.as_ptr()) }
 }
 
 /// Fills `key` with the system-wide random RSS key (`netdev_rss_key_fill()`).
+#[inline]
 pub fn rss_key_fill(key: &mut [u8]) {
     // SAFETY: `key` is valid for writes of its length.
     unsafe { bindings::netdev_rss_key_fill(key.as_mut_ptr().cast(), key.len()) };
 }
 
 /// Number of CPUs currently online.
+#[inline]
 pub fn num_online_cpus() -> u32 {
     // SAFETY: Reads a global counter.
     unsafe { bindings::num_online_cpus() }
@@ -88,23 +91,27 @@ pub trait Operations: Sized + Send + Sync {
     fn start_xmit(dev: &Device<Self>, skb: SkBuff) -> Xmit;
 
     /// Fills in the interface statistics (`ndo_get_stats64`). May run in any context.
+    #[inline]
     fn get_stats64(_dev: &Device<Self>, _stats: &mut Stats64) {
         build_error!(VTABLE_DEFAULT_ERROR)
     }
 
     /// Programs the unicast/multicast filters (`ndo_set_rx_mode`).
+    #[inline]
     fn set_rx_mode(_dev: &Device<Self>, _mode: &RxMode<'_>) {
         build_error!(VTABLE_DEFAULT_ERROR)
     }
 
     /// Programs a new, already validated, unicast MAC address (`ndo_set_mac_address`). The
     /// abstraction stores it in the net_device only when this returns `Ok`.
+    #[inline]
     fn set_mac_address(_dev: &Device<Self>, _rtnl: &Rtnl, _addr: &MacAddress) -> Result {
         build_error!(VTABLE_DEFAULT_ERROR)
     }
 
     /// Switches to `new_mtu`, already checked against the device's MTU range
     /// (`ndo_change_mtu`). The abstraction stores it only when this returns `Ok`.
+    #[inline]
     fn change_mtu(_dev: &Device<Self>, _rtnl: &Rtnl, _new_mtu: u32) -> Result {
         build_error!(VTABLE_DEFAULT_ERROR)
     }
@@ -120,6 +127,7 @@ impl Rtnl {
     /// # Safety
     ///
     /// The caller must hold the RTNL lock for the lifetime of the returned value.
+    #[inline]
     unsafe fn assume_held() -> Self {
         Rtnl(PhantomData)
     }
@@ -132,22 +140,26 @@ pub struct RxMode<'a> {
 }
 
 impl RxMode<'_> {
+    #[inline]
     fn flags(&self) -> u32 {
         // SAFETY: `dev` is a valid net_device for the lifetime of `self`.
         unsafe { (*self.dev.get()).flags }
     }
 
     /// Whether the interface is in promiscuous mode (`IFF_PROMISC`).
+    #[inline]
     pub fn promisc(&self) -> bool {
         self.flags() & bindings::net_device_flags_IFF_PROMISC != 0
     }
 
     /// Whether all multicast frames must be received (`IFF_ALLMULTI`).
+    #[inline]
     pub fn allmulti(&self) -> bool {
         self.flags() & bindings::net_device_flags_IFF_ALLMULTI != 0
     }
 
     /// Calls `f` for each multicast address the stack subscribed to.
+    #[inline]
     pub fn for_each_mc_addr(&self, mut f: impl FnMut(&MacAddress)) {
         // SAFETY: `dev` is valid; the address list lock is held (type invariant), so the list
         // does not change while we walk it.
@@ -192,6 +204,7 @@ impl<T: Operations> Device<T> {
     ///
     /// `ptr` must be a net_device allocated by [`Registration::new`] for `T`, valid and with
     /// initialised private data for `'a`.
+    #[inline]
     unsafe fn from_raw<'a>(ptr: *mut bindings::net_device) -> &'a Self {
         // SAFETY: `Device<T>` is a transparent wrapper of `net_device`; validity per the
         // function's safety requirements.
@@ -202,6 +215,7 @@ impl<T: Operations> Device<T> {
     ///
     /// `ptr` must be the `dev` of a NAPI instance added by [`Napi`](crate::net::napi::Napi)
     /// for `T`, valid for `'a`.
+    #[inline]
     pub(crate) unsafe fn from_napi_dev<'a>(ptr: *mut bindings::net_device) -> &'a Self {
         // SAFETY: per the safety requirements, `ptr` was allocated by `Registration::new`.
         unsafe { Self::from_raw(ptr) }
@@ -210,22 +224,26 @@ impl<T: Operations> Device<T> {
     /// # Safety
     ///
     /// `ptr` must be a net_device registered by [`Registration`] for `T`, valid for `'a`.
+    #[inline]
     pub(crate) unsafe fn from_ethtool<'a>(ptr: *mut bindings::net_device) -> &'a Self {
         // SAFETY: per the safety requirements.
         unsafe { Self::from_raw(ptr) }
     }
 
     /// Returns the raw `struct net_device`.
+    #[inline]
     pub fn as_raw(&self) -> *mut bindings::net_device {
         self.0.get()
     }
 
+    #[inline]
     fn priv_ptr(&self) -> *mut Priv<T> {
         // SAFETY: `self` is a valid net_device (type invariant).
         unsafe { bindings::netdev_priv(self.as_raw()) }.cast()
     }
 
     /// The driver's private data.
+    #[inline]
     pub fn data(&self) -> &T {
         // SAFETY: per the type invariant the private area holds an initialised `Priv<T>`
         // that is only ever shared.
@@ -233,18 +251,21 @@ impl<T: Operations> Device<T> {
     }
 
     /// The interface name, e.g. `eth0`.
+    #[inline]
     pub fn name(&self) -> &CStr {
         // SAFETY: `name` is a NUL-terminated array inside the valid net_device.
         unsafe { CStr::from_char_ptr((*self.as_raw()).name.as_ptr()) }
     }
 
     /// The current MTU.
+    #[inline]
     pub fn mtu(&self) -> u32 {
         // SAFETY: `self` is valid; a racy read of a `u32` is what `READ_ONCE(dev->mtu)` does.
         unsafe { core::ptr::read_volatile(&raw const (*self.as_raw()).mtu) }
     }
 
     /// The current MAC address.
+    #[inline]
     pub fn dev_addr(&self) -> MacAddress {
         let mut a = [0u8; ETH_ALEN];
         // SAFETY: `dev_addr` points to at least `ETH_ALEN` bytes for an Ethernet device.
@@ -255,36 +276,42 @@ impl<T: Operations> Device<T> {
     }
 
     /// Whether the interface is up (`netif_running()`).
+    #[inline]
     pub fn is_running(&self) -> bool {
         // SAFETY: `self` is valid.
         unsafe { bindings::netif_running(self.as_raw()) }
     }
 
     /// Reports the link as up (`netif_carrier_on()`). Any context.
+    #[inline]
     pub fn carrier_on(&self) {
         // SAFETY: `self` is valid.
         unsafe { bindings::netif_carrier_on(self.as_raw()) }
     }
 
     /// Reports the link as down (`netif_carrier_off()`). Any context.
+    #[inline]
     pub fn carrier_off(&self) {
         // SAFETY: `self` is valid.
         unsafe { bindings::netif_carrier_off(self.as_raw()) }
     }
 
     /// Whether the link is reported as up.
+    #[inline]
     pub fn carrier_ok(&self) -> bool {
         // SAFETY: `self` is valid.
         unsafe { bindings::netif_carrier_ok(self.as_raw()) }
     }
 
     /// The number of TX queues the stack currently uses.
+    #[inline]
     pub fn real_num_tx_queues(&self) -> u32 {
         // SAFETY: `self` is valid.
         unsafe { (*self.as_raw()).real_num_tx_queues }
     }
 
     /// TX queue `index`, or `None` if the device has no such queue.
+    #[inline]
     pub fn tx_queue(&self, index: u32) -> Option<&TxQueue> {
         // SAFETY: `self` is valid.
         if index >= unsafe { (*self.as_raw()).num_tx_queues } {
@@ -295,12 +322,14 @@ impl<T: Operations> Device<T> {
     }
 
     /// Allows every TX queue to transmit (`netif_tx_start_all_queues()`).
+    #[inline]
     pub fn tx_start_all_queues(&self) {
         // SAFETY: `self` is valid.
         unsafe { bindings::netif_tx_start_all_queues(self.as_raw()) }
     }
 
     /// Stops every TX queue and waits for running transmits to finish (`netif_tx_disable()`).
+    #[inline]
     pub fn tx_disable(&self) {
         // SAFETY: `self` is valid.
         unsafe { bindings::netif_tx_disable(self.as_raw()) }
@@ -315,34 +344,40 @@ impl TxQueue {
     /// # Safety
     ///
     /// `ptr` must be a valid netdev_queue for `'a`.
+    #[inline]
     unsafe fn from_raw<'a>(ptr: *mut bindings::netdev_queue) -> &'a Self {
         // SAFETY: transparent wrapper; validity per the safety requirements.
         unsafe { &*ptr.cast() }
     }
 
+    #[inline]
     fn as_raw(&self) -> *mut bindings::netdev_queue {
         self.0.get()
     }
 
     /// Stops the queue: the stack stops calling `start_xmit` for it.
+    #[inline]
     pub fn stop(&self) {
         // SAFETY: `self` is valid.
         unsafe { bindings::netif_tx_stop_queue(self.as_raw()) }
     }
 
     /// Restarts a stopped queue and reschedules its qdisc.
+    #[inline]
     pub fn wake(&self) {
         // SAFETY: `self` is valid.
         unsafe { bindings::netif_tx_wake_queue(self.as_raw()) }
     }
 
     /// Whether the driver stopped the queue.
+    #[inline]
     pub fn is_stopped(&self) -> bool {
         // SAFETY: `self` is valid.
         unsafe { bindings::netif_tx_queue_stopped(self.as_raw()) }
     }
 
     /// Byte queue limits: `bytes` were handed to the hardware (`netdev_tx_sent_queue()`).
+    #[inline]
     pub fn sent(&self, bytes: u32) {
         // SAFETY: `self` is valid.
         unsafe { bindings::netdev_tx_sent_queue(self.as_raw(), bytes) }
@@ -350,6 +385,7 @@ impl TxQueue {
 
     /// Byte queue limits: `pkts` packets of `bytes` in total completed
     /// (`netdev_tx_completed_queue()`).
+    #[inline]
     pub fn completed(&self, pkts: u32, bytes: u32) {
         // SAFETY: `self` is valid.
         unsafe { bindings::netdev_tx_completed_queue(self.as_raw(), pkts, bytes) }
@@ -357,6 +393,7 @@ impl TxQueue {
 
     /// Byte queue limits: forget everything in flight, after the ring was cleaned
     /// (`netdev_tx_reset_queue()`).
+    #[inline]
     pub fn reset(&self) {
         // SAFETY: `self` is valid.
         unsafe { bindings::netdev_tx_reset_queue(self.as_raw()) }
@@ -365,6 +402,7 @@ impl TxQueue {
 
 /// Whether the stack will hand more skbs to `start_xmit` right away (`netdev_xmit_more()`):
 /// the driver may postpone its doorbell write.
+#[inline]
 pub fn xmit_more() -> bool {
     // SAFETY: Only reads per-CPU state.
     unsafe { bindings::netdev_xmit_more() }
@@ -418,6 +456,7 @@ pub struct Unregistered<T: Operations> {
 }
 
 impl<T: Operations> Unregistered<T> {
+    #[inline]
     pub(crate) fn as_raw(&self) -> *mut bindings::net_device {
         self.dev.as_ptr()
     }
@@ -426,6 +465,7 @@ impl<T: Operations> Unregistered<T> {
 impl<T: Operations> Registration<T> {
     /// Allocates an Ethernet device with `txqs`/`rxqs` queues under `parent`, initialises its
     /// private data with `init`, applies `config` and registers it.
+    #[inline]
     pub fn new<I>(
         parent: &device::Device<device::Bound>,
         txqs: u32,
@@ -514,6 +554,7 @@ impl<T: Operations> Registration<T> {
     }
 
     /// The registered device.
+    #[inline]
     pub fn device(&self) -> &Device<T> {
         // SAFETY: By the type invariant the device is valid with initialised data while
         // `self` lives.
@@ -522,6 +563,7 @@ impl<T: Operations> Registration<T> {
 }
 
 impl<T: Operations> Drop for Registration<T> {
+    #[inline]
     fn drop(&mut self) {
         let raw = self.dev.as_ptr();
         // SAFETY: `raw` is registered (type invariant). After `unregister_netdev` returns no

@@ -51,6 +51,7 @@ unsafe impl Sync for PagePool {}
 
 impl PagePool {
     /// Creates a pool for `dev`.
+    #[inline]
     pub fn new(dev: &device::Device<device::Bound>, params: &Params) -> Result<Self> {
         if params.offset.checked_add(params.max_len).ok_or(EINVAL)? > PAGE_SIZE {
             return Err(EINVAL);
@@ -87,6 +88,7 @@ impl PagePool {
     ///
     /// `&mut self` makes the single-consumer fast path exclusive: a pool is refilled only by
     /// its owner.
+    #[inline]
     pub fn alloc(&mut self) -> Option<Page> {
         // SAFETY: `self.0` is a live pool; exclusive access per `&mut self`.
         let page = unsafe { bindings::page_pool_dev_alloc_pages(self.0.as_ptr()) };
@@ -95,12 +97,14 @@ impl PagePool {
     }
 
     /// Returns the raw pool.
+    #[inline]
     pub fn as_raw(&self) -> *mut bindings::page_pool {
         self.0.as_ptr()
     }
 
     /// A handle that reads this pool's statistics from any context, for as long as the
     /// handle lives (it keeps the pool alive).
+    #[inline]
     pub fn stats_handle(&self) -> StatsHandle {
         // SAFETY: `self.0` is live; the extra user reference is dropped by `StatsHandle`.
         unsafe { bindings::page_pool_get(self.0.as_ptr()) };
@@ -123,6 +127,7 @@ unsafe impl Sync for StatsHandle {}
 impl StatsHandle {
     /// Adds this pool's counters to `stats`.
     #[cfg(CONFIG_PAGE_POOL_STATS)]
+    #[inline]
     pub fn add_to(&self, stats: &mut Stats) {
         // SAFETY: The pool is alive (type invariant); `stats` is valid for writes.
         unsafe { bindings::page_pool_get_stats(self.0.as_ptr(), &mut stats.0) };
@@ -130,6 +135,7 @@ impl StatsHandle {
 }
 
 impl Drop for StatsHandle {
+    #[inline]
     fn drop(&mut self) {
         // SAFETY: Drops our user reference; the pool is released with its last user.
         unsafe { bindings::page_pool_destroy(self.0.as_ptr()) };
@@ -142,6 +148,7 @@ pub struct Stats(bindings::page_pool_stats);
 
 #[cfg(CONFIG_PAGE_POOL_STATS)]
 impl Default for Stats {
+    #[inline]
     fn default() -> Self {
         // SAFETY: All-zero counters are valid.
         Self(unsafe { core::mem::zeroed() })
@@ -151,6 +158,7 @@ impl Default for Stats {
 #[cfg(CONFIG_PAGE_POOL_STATS)]
 impl Stats {
     /// Number of counters `ethtool -S` shows for page pools.
+    #[inline]
     pub fn count() -> u32 {
         // SAFETY: Returns a constant.
         let n = unsafe { bindings::page_pool_ethtool_stats_get_count() };
@@ -158,6 +166,7 @@ impl Stats {
     }
 
     /// Writes the counter names (`page_pool_ethtool_stats_get_strings()`).
+    #[inline]
     pub fn write_names(w: &mut crate::net::ethtool::StringWriter<'_>) {
         let n = Self::count() as usize;
         if let Some(buf) = w.reserve(n) {
@@ -168,6 +177,7 @@ impl Stats {
 
     /// Writes the counter values into `out`, returning how many were written (0 if `out` is
     /// too short).
+    #[inline]
     pub fn write_values(&self, out: &mut [u64]) -> usize {
         let n = Self::count() as usize;
         if out.len() < n {
@@ -182,6 +192,7 @@ impl Stats {
 }
 
 impl Drop for PagePool {
+    #[inline]
     fn drop(&mut self) {
         // SAFETY: `self.0` is live; C defers the release until every in-flight page came back.
         unsafe { bindings::page_pool_destroy(self.0.as_ptr()) };
@@ -202,12 +213,14 @@ unsafe impl Send for Page {}
 unsafe impl Sync for Page {}
 
 impl Page {
+    #[inline]
     fn pool(&self) -> *mut bindings::page_pool {
         // SAFETY: `self.0` is a page pool page (type invariant).
         unsafe { bindings::page_pool_of(self.0.as_ptr()) }
     }
 
     /// The DMA address of the start of the page.
+    #[inline]
     pub fn dma_addr(&self) -> DmaAddress {
         // SAFETY: The page belongs to a DMA-mapping pool.
         unsafe { bindings::page_pool_get_dma_addr(self.0.as_ptr()) }
@@ -216,6 +229,7 @@ impl Page {
     /// Makes the `len` bytes the device wrote at the pool's offset visible to the CPU and
     /// returns them. Fails with `EINVAL` if they do not fit in the page: a device reporting a
     /// longer frame than its buffer is stopped here, before anything reads it.
+    #[inline]
     pub fn sync_for_cpu(&mut self, len: u32) -> Result<&[u8]> {
         let pool = self.pool();
         // SAFETY: `pool` is the live pool of this page.
@@ -237,6 +251,7 @@ impl Page {
     /// device, visible to the device again without going through the pool: what the pool
     /// itself does when a page is recycled with a dirty length. `len` is clamped to the
     /// pool's `max_len`.
+    #[inline]
     pub fn sync_for_device(&mut self, len: u32) {
         let pool = self.pool();
         // SAFETY: `pool` is the live pool of this page.
@@ -257,6 +272,7 @@ impl Page {
     /// wrote `dirty_len` bytes from the pool's offset: only those are synced for the device
     /// again. Pass 0 for a page the device never wrote (teardown, errored descriptor): then no
     /// sync is done at all.
+    #[inline]
     pub fn recycle(self, _ctx: &NapiContext<'_>, dirty_len: u32) {
         let (pool, page) = (self.pool(), self.into_raw());
         // SAFETY: We own `page` and give it back; in NAPI context direct recycling is allowed.
@@ -264,6 +280,7 @@ impl Page {
     }
 
     /// Gives the page back to its pool from any context, syncing `dirty_len` bytes.
+    #[inline]
     pub fn release(self, dirty_len: u32) {
         let (pool, page) = (self.pool(), self.into_raw());
         // SAFETY: We own `page` and give it back; `allow_direct = false` is safe anywhere.
@@ -276,6 +293,7 @@ impl Page {
     ///
     /// On allocation failure, or if the frame does not fit in front of the skb's shared info,
     /// the page is handed back so the caller can recycle it and count the failure.
+    #[inline]
     pub fn build_skb(self, _ctx: &NapiContext<'_>, len: u32) -> core::result::Result<SkBuff, Page> {
         let mut page = self;
         // SAFETY: `pool` is the live pool of this page.
@@ -308,6 +326,7 @@ impl Page {
     /// Adds the `len` bytes the device wrote at the pool's offset to `skb` as a page fragment;
     /// the page returns to its pool when the stack frees the skb. On failure (the skb has no
     /// fragment slot left, or `len` does not fit) the page is handed back.
+    #[inline]
     pub fn add_to_skb(self, skb: &mut SkBuff, len: u32) -> core::result::Result<(), Page> {
         let mut page = self;
         if page.sync_for_cpu(len).is_err() {
@@ -331,6 +350,7 @@ impl Page {
         Ok(())
     }
 
+    #[inline]
     fn into_raw(self) -> *mut bindings::page {
         let p = self.0.as_ptr();
         core::mem::forget(self);
@@ -339,6 +359,7 @@ impl Page {
 }
 
 impl Drop for Page {
+    #[inline]
     fn drop(&mut self) {
         // A page dropped without being recycled was not written as far as we know: sync
         // nothing.

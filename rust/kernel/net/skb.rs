@@ -77,12 +77,14 @@ impl SkBuff {
     /// # Safety
     ///
     /// `ptr` must be a valid skb whose reference the caller gives up.
+    #[inline]
     pub(crate) unsafe fn from_raw(ptr: *mut bindings::sk_buff) -> Self {
         // SAFETY: valid pointers are non-null.
         Self(unsafe { NonNull::new_unchecked(ptr) })
     }
 
     /// Gives up ownership and returns the raw pointer.
+    #[inline]
     pub(crate) fn into_raw(self) -> *mut bindings::sk_buff {
         let p = self.0.as_ptr();
         core::mem::forget(self);
@@ -90,40 +92,47 @@ impl SkBuff {
     }
 
     /// Returns the raw pointer, still owned by `self`.
+    #[inline]
     pub fn as_raw(&self) -> *mut bindings::sk_buff {
         self.0.as_ptr()
     }
 
     /// Total length of the data (linear part and fragments).
+    #[inline]
     pub fn len(&self) -> u32 {
         // SAFETY: `self.0` is valid (type invariant).
         unsafe { (*self.as_raw()).len }
     }
 
     /// Whether the skb carries no data.
+    #[inline]
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
 
     /// Length of the linear part.
+    #[inline]
     pub fn headlen(&self) -> u32 {
         // SAFETY: `self.0` is valid.
         unsafe { bindings::skb_headlen(self.as_raw()) }
     }
 
     /// Number of page fragments.
+    #[inline]
     pub fn nr_frags(&self) -> u32 {
         // SAFETY: `self.0` is valid.
         u32::from(unsafe { bindings::skb_nr_frags(self.as_raw()) })
     }
 
     /// The linear data.
+    #[inline]
     pub fn data(&self) -> &[u8] {
         // SAFETY: `data` points to `headlen` initialised bytes owned by the skb.
         unsafe { core::slice::from_raw_parts((*self.as_raw()).data, self.headlen() as usize) }
     }
 
     /// The TX queue the stack chose for this skb.
+    #[inline]
     pub fn queue_mapping(&self) -> u16 {
         // SAFETY: `self.0` is valid.
         unsafe { bindings::skb_get_queue_mapping(self.as_raw()) }
@@ -133,6 +142,7 @@ impl SkBuff {
     ///
     /// On failure the skb has been freed, as the C function does; the caller only counts the
     /// drop.
+    #[inline]
     pub fn put_padto(self, len: u32) -> Result<Self> {
         let raw = self.into_raw();
         // SAFETY: `raw` is a valid, owned skb; on error C frees it.
@@ -142,12 +152,14 @@ impl SkBuff {
     }
 
     /// Makes the skb linear (`skb_linearize()`).
+    #[inline]
     pub fn linearize(&mut self) -> Result {
         // SAFETY: `self.0` is valid and owned.
         to_result(unsafe { bindings::skb_linearize(self.as_raw()) })
     }
 
     /// Reserves `len` bytes of headroom in an empty skb.
+    #[inline]
     pub fn reserve(&mut self, len: u32) -> Result {
         // SAFETY: `self.0` is valid.
         if self.len() != 0 || unsafe { bindings::skb_tailroom(self.as_raw()) } < len {
@@ -160,6 +172,7 @@ impl SkBuff {
 
     /// Appends `len` bytes to the linear data and returns them (`skb_put()`), or `EMSGSIZE`
     /// if the skb lacks the tailroom.
+    #[inline]
     pub fn put(&mut self, len: u32) -> Result<&mut [u8]> {
         // SAFETY: `self.0` is valid.
         if unsafe { bindings::skb_tailroom(self.as_raw()) } < len {
@@ -172,6 +185,7 @@ impl SkBuff {
     }
 
     /// Appends a copy of `data`.
+    #[inline]
     pub fn put_slice(&mut self, data: &[u8]) -> Result {
         let len = u32::try_from(data.len())?;
         self.put(len)?.copy_from_slice(data);
@@ -180,6 +194,7 @@ impl SkBuff {
 
     /// Sets the protocol from the Ethernet header and pulls it (`eth_type_trans()`); also
     /// records the receiving device.
+    #[inline]
     pub fn eth_type_trans<T: netdev::Operations>(&mut self, dev: &netdev::Device<T>) -> Result {
         if self.headlen() < bindings::ETH_HLEN {
             return Err(EINVAL);
@@ -194,6 +209,7 @@ impl SkBuff {
     }
 
     /// Records what the hardware verified of the checksum.
+    #[inline]
     pub fn set_rx_checksum(&mut self, csum: RxChecksum) {
         let v = match csum {
             RxChecksum::None => bindings::CHECKSUM_NONE,
@@ -211,12 +227,14 @@ impl SkBuff {
     }
 
     /// Records the queue the frame arrived on.
+    #[inline]
     pub fn record_rx_queue(&mut self, queue: u16) {
         // SAFETY: `self.0` is valid.
         unsafe { bindings::skb_record_rx_queue(self.as_raw(), queue) };
     }
 
     /// Records the RSS hash the hardware computed.
+    #[inline]
     pub fn set_hash(&mut self, hash: u32, kind: HashType) {
         let t = match kind {
             HashType::L3 => bindings::pkt_hash_types_PKT_HASH_TYPE_L3,
@@ -227,6 +245,7 @@ impl SkBuff {
     }
 
     /// Lets the stack return the skb's page_pool pages to their pool when it frees the skb.
+    #[inline]
     pub fn mark_for_recycle(&mut self) {
         // SAFETY: `self.0` is valid.
         unsafe { bindings::skb_mark_for_recycle(self.as_raw()) };
@@ -238,6 +257,7 @@ impl SkBuff {
     /// Returns `Err` for `CHECKSUM_PARTIAL` frames the offload cannot describe (not plain
     /// IPv4/IPv6 over Ethernet, not TCP or UDP, CRC32c, or offsets outside the linear data):
     /// the caller then uses [`SkBuff::checksum_help`].
+    #[inline]
     pub fn tx_checksum(&self) -> Result<Option<TxChecksum>> {
         let raw = self.as_raw();
         // SAFETY: `raw` is valid; these are plain reads of the header group.
@@ -288,18 +308,21 @@ impl SkBuff {
     }
 
     /// Computes a `CHECKSUM_PARTIAL` checksum in software (`skb_checksum_help()`).
+    #[inline]
     pub fn checksum_help(&mut self) -> Result {
         // SAFETY: `self.0` is valid and owned.
         to_result(unsafe { bindings::skb_checksum_help(self.as_raw()) })
     }
 
     /// Frees the skb as successfully transmitted, from any context (`dev_consume_skb_any()`).
+    #[inline]
     pub fn consume(self) {
         // SAFETY: we own the reference and give it up.
         unsafe { bindings::dev_consume_skb_any(self.into_raw()) };
     }
 
     /// Hands the frame to the stack outside NAPI (`netif_receive_skb()`).
+    #[inline]
     pub fn receive(self) {
         // SAFETY: we own the reference and give it up.
         unsafe { bindings::netif_receive_skb(self.into_raw()) };
@@ -360,6 +383,7 @@ impl SkBuff {
     ///     Some(mapped)
     /// }
     /// ```
+    #[inline]
     pub fn dma_map<const N: usize>(
         self,
         dev: &device::Device<device::Bound>,
@@ -431,6 +455,7 @@ impl SkBuff {
     /// # Safety
     ///
     /// `page` must be a page reference the caller gives up, with `offset + len` inside it.
+    #[inline]
     pub(crate) unsafe fn add_rx_frag(
         &mut self,
         page: *mut bindings::page,
@@ -471,6 +496,7 @@ struct Segments<'a, const N: usize> {
 }
 
 impl<const N: usize> Drop for Segments<'_, N> {
+    #[inline]
     fn drop(&mut self) {
         let dir = DataDirection::ToDevice.into();
         for (i, s) in self.seg[..usize::from(self.n)].iter().enumerate() {
@@ -500,16 +526,19 @@ pub struct MappedSkb<'a, const N: usize = MAX_SEGMENTS> {
 
 impl<const N: usize> MappedSkb<'_, N> {
     /// The mapped pieces in frame order; their lengths add up to the frame length.
+    #[inline]
     pub fn segments(&self) -> &[Segment] {
         &self.segs.seg[..usize::from(self.segs.n)]
     }
 
     /// The skb, still mapped.
+    #[inline]
     pub fn skb(&self) -> &SkBuff {
         &self.skb
     }
 
     /// Unmaps everything and returns the skb.
+    #[inline]
     pub fn into_skb(self) -> SkBuff {
         let MappedSkb { segs, skb } = self;
         drop(segs);
@@ -518,6 +547,7 @@ impl<const N: usize> MappedSkb<'_, N> {
 }
 
 impl Drop for SkBuff {
+    #[inline]
     fn drop(&mut self) {
         // SAFETY: we own one reference; safe in any context.
         unsafe { bindings::dev_kfree_skb_any(self.as_raw()) };

@@ -16,7 +16,7 @@
 set -u
 . "$(dirname "$0")/../lib.sh"
 BENCH=$(dirname "$0")
-DUR=${DUR:-3}
+DUR=${DUR:-2}
 REPS=${REPS:-3}
 SIZES=${SIZES:-64 128 256 512 1024 1500}
 RX_VARIANTS=${RX_VARIANTS:-c rust-cb0 rust-cb256 rust-cb512 ceiling}
@@ -27,6 +27,10 @@ RAW=$OUT/raw.csv
 INSN=$OUT/insn.txt
 RANGES=$OUT/ranges.txt
 export LC_ALL=C S_TIME_FORMAT=ISO
+
+# This script and everything it starts stay on CPU 0; CPU 1 belongs to the
+# DUT's interrupts and NAPI (and, for TX, to the DUT's pktgen thread).
+taskset -pc 0 $$ >/dev/null
 
 progress() { echo "[bench] $*"; }
 die() { echo "[bench] error: $*"; exit 1; }
@@ -97,18 +101,20 @@ ko_of() {
 	esac
 }
 
-# pg NS CMD FILE: write one pktgen command (NS "-" is the initial namespace).
-pg() {
-	if [ "$1" = - ]; then
-		echo "$2" > "/proc/net/pktgen/$3"
-	else
-		ip netns exec "$1" sh -c "echo '$2' > /proc/net/pktgen/$3"
-	fi
+# in_ns NS CMD...: run CMD in namespace NS ("-" is the initial one).
+in_ns() {
+	local ns=$1
+	shift
+	if [ "$ns" = - ]; then "$@"; else ip netns exec "$ns" "$@"; fi
 }
 
 dut_irqs() {	# interrupts the DUT NIC raised so far, all vectors and CPUs
 	awk -v d="PCI-MSIX-$DUT" '$0 ~ d { for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++) s += $i }
 		END { print s + 0 }' /proc/interrupts
+}
+
+udp_noports() {	# UDP datagrams the DUT's stack received for a closed port
+	awk '$1 == "Udp:" && $2 ~ /^[0-9]+$/ { print $3 }' /proc/net/snmp
 }
 
 stat_now() {	# stat_now rx|tx: the DUT's packet counter
@@ -117,48 +123,43 @@ stat_now() {	# stat_now rx|tx: the DUT's packet counter
 
 # measure DIR SIZE VARIANT REP: one cell, one CSV row.
 measure() {
-	local dir=$1 size=$2 v=$3 rep=$4 ns dev thr dst dmac label tmp p0 p1 i0 i1 pps soft busy insn
+	local dir=$1 size=$2 v=$3 rep=$4 ns dev thr dst dmac label tmp p0 p1 i0 i1 u0 u1 pps soft busy insn
 	if [ "$dir" = rx ]; then
 		ns=$NS dev=$PEER_IF thr=kpktgend_0 dst=$DUT_IP dmac=$DUT_MAC
 	else
 		ns=- dev=$DUT_IF thr=kpktgend_1 dst=$PEER_IP dmac=$PEER_MAC
 	fi
-	pg "$ns" rem_device_all $thr
-	pg "$ns" "add_device $dev" $thr
-	pg "$ns" "count 0" "$dev"
-	pg "$ns" "clone_skb 0" "$dev"
-	pg "$ns" "pkt_size $((size - 4))" "$dev"
-	pg "$ns" "delay 0" "$dev"
-	pg "$ns" "dst $dst" "$dev"
-	pg "$ns" "dst_mac $dmac" "$dev"
-	pg "$ns" "udp_dst_min 9" "$dev"
-	pg "$ns" "udp_dst_max 9" "$dev"
-	if [ "$ns" = - ]; then
-		echo start > /proc/net/pktgen/pgctrl &
-	else
-		ip netns exec "$ns" sh -c 'echo start > /proc/net/pktgen/pgctrl' &
-	fi
-	local pgpid=$!
-	sleep 1
+	# One pktgen device on the sender's CPU thread: endless UDP to port 9,
+	# pkt_size without the FCS.
+	in_ns "$ns" sh -c "cd /proc/net/pktgen && echo rem_device_all > $thr &&
+		echo 'add_device $dev' > $thr && for c in 'count 0' 'clone_skb 0' \
+		'pkt_size $((size - 4))' 'delay 0' 'dst $dst' 'dst_mac $dmac' \
+		'udp_dst_min 9' 'udp_dst_max 9'; do echo \"\$c\" > $dev || exit 1; done" ||
+		die "pktgen setup failed"
 	label="$dir,$size,$v,$rep"
 	tmp=$OUT/sar.$dir.$size.$v.$rep.txt
 	if [ -n "$MARK_BEGIN" ]; then
 		{ echo "label $label"; cat "$OUT/ranges.$v" "$OUT/ranges.kernel"; } > "$RANGES"
 		sync
 	fi
+	# The counting window holds the whole burst: the counters are read with
+	# no traffic in flight, so every instruction counted belongs to a counted
+	# packet (or to idle, which executes none).
+	[ -n "$MARK_BEGIN" ] && "$MARK_BEGIN"
 	p0=$(stat_now "$dir")
 	i0=$(dut_irqs)
-	[ -n "$MARK_BEGIN" ] && taskset -c 0 "$MARK_BEGIN"
-	taskset -c 0 sar -n DEV -u ALL -P ALL 1 "$DUR" > "$tmp" 2>&1
-	[ -n "$MARK_END" ] && taskset -c 0 "$MARK_END"
+	u0=$(udp_noports)
+	in_ns "$ns" sh -c 'echo start > /proc/net/pktgen/pgctrl' &
+	local pgpid=$!
+	sleep 0.5
+	sar -n DEV -u ALL -P ALL 1 "$DUR" > "$tmp" 2>&1
+	in_ns "$ns" sh -c 'echo stop > /proc/net/pktgen/pgctrl'
+	wait $pgpid 2>/dev/null
+	sleep 0.5
 	p1=$(stat_now "$dir")
 	i1=$(dut_irqs)
-	if [ "$ns" = - ]; then
-		echo stop > /proc/net/pktgen/pgctrl
-	else
-		ip netns exec "$ns" sh -c 'echo stop > /proc/net/pktgen/pgctrl'
-	fi
-	wait $pgpid 2>/dev/null
+	u1=$(udp_noports)
+	[ -n "$MARK_END" ] && "$MARK_END"
 	# Average rows: the DUT's packets per second, CPU 1's softirq and busy share.
 	pps=$(awk -v i="$DUT_IF" -v d="$dir" '$1 == "Average:" && $2 == i {
 		print (d == "rx" ? $3 : $4) }' "$tmp")
@@ -168,13 +169,13 @@ measure() {
 	if [ -n "$MARK_END" ]; then
 		insn=$(grep -F "$label " "$INSN" 2>/dev/null | tail -1 | cut -d' ' -f2- | tr ' ' ';')
 	fi
-	echo "$rep,$dir,$size,$v,${pps:-0},${soft:-0},${busy:-0},$((p1 - p0)),$((i1 - i0)),$insn" >> "$RAW"
+	echo "$rep,$dir,$size,$v,${pps:-0},${soft:-0},${busy:-0},$((p1 - p0)),$((i1 - i0)),$((u1 - u0)),$insn" >> "$RAW"
 	progress "$(printf '%-2s %4sB %-10s rep %s: %10s pps  cpu1 soft %5s%%  busy %5s%%  %s pkts/irq' \
 		"$dir" "$size" "$v" "$rep" "${pps:-?}" "${soft:-?}" "${busy:-?}" \
 		"$(awk -v p=$((p1 - p0)) -v i=$((i1 - i0)) 'BEGIN { printf "%.1f", i ? p / i : 0 }')")"
 }
 
-echo "rep,dir,size,variant,pps,soft_pct,busy_pct,packets,irqs,insn" > "$RAW"
+echo "rep,dir,size,variant,pps,soft_pct,busy_pct,packets,irqs,udp_noports,insn" > "$RAW"
 : > "$INSN"
 variants=$(for v in $RX_VARIANTS $TX_VARIANTS; do echo "$v"; done | awk '!s[$0]++')
 for rep in $(seq 1 "$REPS"); do

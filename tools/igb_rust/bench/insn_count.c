@@ -13,7 +13,7 @@
  *   out=PATH              host path a line per window is appended to:
  *                         "TEXT cpu0.total=N cpu0.NAME=N ... cpu1.total=N ..."
  *   profile=PATH          optional: per window, the hottest blocks of each
- *                         vCPU, "TEXT cpuN ADDR:INSNS ..." (top 300)
+ *                         vCPU, "TEXT cpuN ADDR:INSNS ..." (top 3000)
  *
  * Each translated block counts as a whole towards the range its first
  * instruction lies in; blocks end at branches, so a block rarely spans two
@@ -57,7 +57,7 @@ struct block {
 	uint64_t execs[MAX_VCPUS];	/* executions in this window */
 };
 
-#define PROFILE_TOP 300
+#define PROFILE_TOP 3000
 
 static uint64_t counts[MAX_VCPUS][MAX_NAMES + 1];
 static uint64_t snap[MAX_VCPUS][MAX_NAMES + 1];

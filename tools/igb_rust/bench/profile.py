@@ -41,6 +41,8 @@ def main():
         for row in csv.DictReader(f):
             if f"{row['dir']},{row['size']},{row['variant']},{row['rep']}" == label:
                 pkts = int(row["packets"])
+                if d == "rx" and int(row.get("udp_noports") or 0) > 0:
+                    pkts = int(row["udp_noports"])
     entries = None
     with open(os.path.join(res, "profile.txt")) as f:
         for line in f:

@@ -39,6 +39,13 @@ def load(res):
         for row in csv.DictReader(f):
             key = (row["dir"], int(row["size"]), row["variant"])
             pkts = int(row["packets"])
+            # RX: count what reached the DUT's stack (UDP, closed port); the driver's own
+            # counter may include frames it counted but did not deliver.
+            if row["dir"] == "rx" and int(row.get("udp_noports") or 0) > 0:
+                delivered = int(row["udp_noports"])
+                c_del = cells.setdefault(("_delivered",) + key, [])
+                c_del.append(delivered / pkts if pkts else 0)
+                pkts = delivered
             insn = parse_insn(row.get("insn") or "")
             c = cells.setdefault(key, {"pps": [], "soft": [], "busy": [], "ppi": [], "ipp": {}})
             irqs = int(row.get("irqs") or 0)
@@ -82,6 +89,8 @@ def main():
             k, _, v = line.strip().partition("=")
             machine[k] = v
     cells = load(res)
+    delivered = {k[1:]: v for k, v in cells.items() if k[0] == "_delivered"}
+    cells = {k: v for k, v in cells.items() if k[0] != "_delivered"}
     dirs = [d for d in ("rx", "tx") if any(k[0] == d for k in cells)]
     sizes = sorted({k[1] for k in cells})
     variants = [v for v in NAMES if any(k[2] == v for k in cells)]
@@ -100,6 +109,7 @@ def main():
             "soft_pct_median": med(c["soft"]),
             "busy_pct_median": med(c["busy"]),
             "pkts_per_irq_median": med(c["ppi"]),
+            "delivered_per_counted": med(delivered.get((d, s, v), [])),
         }
         for k in ("dut", "drv", "page_pool", "skb", "all"):
             r[f"insn_{k}_per_pkt"] = med(c["ipp"].get(k, []))
@@ -127,7 +137,8 @@ def main():
         "Frame sizes are on the wire with FCS. PPS is the DUT's `sar -n DEV` rate "
         "(RX: rxpck/s, TX: txpck/s), median of the repetitions with min..max; "
         "soft is CPU 1's `%soft` from `sar -u ALL -P ALL`. Instructions are guest "
-        "instructions per packet on CPU 1 (the DUT's interrupts, NAPI and, for TX, pktgen), "
+        "instructions per packet on CPU 1 (the DUT's interrupts, NAPI and, for TX, pktgen; "
+        "RX packets are those the DUT's UDP layer received, see delivered_per_counted in the CSV), "
         "counted by the TCG plugin; `drv` is the driver's own code (for igb_rust with "
         "its Rust helpers and kernel-crate functions)."
     )

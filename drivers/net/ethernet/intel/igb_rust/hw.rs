@@ -205,6 +205,7 @@ pub(crate) enum TailReg {
 }
 
 /// Moves the tail of RX or TX queue `q` to `tail`: the doorbell.
+#[inline]
 pub(crate) fn write_tail(bar: &Bar0<'_>, kind: TailReg, q: u16, tail: u32) {
     let q = usize::from(q);
     // Queue indices come from our own queue count (at most 8) and tails from ring indices

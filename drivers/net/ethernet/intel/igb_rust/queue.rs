@@ -79,12 +79,14 @@ impl DescRing {
     }
 
     /// Word `w` (0 or 1) of descriptor `i`; out-of-range indices read as 0 (never DD).
+    #[inline]
     fn read(&self, i: usize, w: usize) -> u64 {
         let r = || -> Result<u64> { Ok(io_read!(&self.0, [try: 2 * i + w])) };
         r().map_or(0, u64::from_le)
     }
 
     /// Writes word `w` of descriptor `i`; out-of-range indices are ignored.
+    #[inline]
     fn write(&self, i: usize, w: usize, v: u64) {
         let r = || -> Result {
             io_write!(&self.0, [try: 2 * i + w], v.to_le());
@@ -225,6 +227,7 @@ impl<'bound> TxRing<'bound> {
         })
     }
 
+    #[inline]
     fn unused(&self) -> u32 {
         // One slot always stays empty so that head == tail means "empty".
         (self.next_to_clean + RING_SIZE - self.next_to_use - 1) % RING_SIZE
@@ -299,6 +302,7 @@ impl RxRing {
         self.pool.stats_handle()
     }
 
+    #[inline]
     fn unused(&self) -> u32 {
         (self.next_to_clean + RING_SIZE - self.next_to_use - 1) % RING_SIZE
     }
