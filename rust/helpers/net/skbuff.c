@@ -3,6 +3,7 @@
 #include <linux/dma-mapping.h>
 #include <linux/netdevice.h>
 #include <linux/skbuff.h>
+#include <net/checksum.h>
 
 __rust_helper void rust_helper_skb_reserve(struct sk_buff *skb, int len)
 {
@@ -100,4 +101,34 @@ __rust_helper dma_addr_t rust_helper_skb_frag_dma_map_nth(struct device *dev,
 	const skb_frag_t *frag = &skb_shinfo(skb)->frags[i];
 
 	return skb_frag_dma_map(dev, frag, 0, skb_frag_size(frag), DMA_TO_DEVICE);
+}
+
+__rust_helper bool rust_helper_skb_is_gso(const struct sk_buff *skb)
+{
+	return skb_is_gso(skb);
+}
+
+__rust_helper unsigned int rust_helper_skb_gso_type(const struct sk_buff *skb)
+{
+	return skb_shinfo(skb)->gso_type;
+}
+
+__rust_helper unsigned short rust_helper_skb_gso_size(const struct sk_buff *skb)
+{
+	return skb_shinfo(skb)->gso_size;
+}
+
+__rust_helper unsigned short rust_helper_skb_gso_segs(const struct sk_buff *skb)
+{
+	return skb_shinfo(skb)->gso_segs;
+}
+
+__rust_helper int rust_helper_skb_cow_head(struct sk_buff *skb, unsigned int headroom)
+{
+	return skb_cow_head(skb, headroom);
+}
+
+__rust_helper void rust_helper_csum_replace_by_diff(__sum16 *sum, __wsum diff)
+{
+	csum_replace_by_diff(sum, diff);
 }

@@ -734,3 +734,7 @@ pub const NETIF_F_IPV6_CSUM: u64 = bindings::NETIF_F_IPV6_CSUM;
 pub const NETIF_F_RXCSUM: u64 = bindings::NETIF_F_RXCSUM;
 /// The device reports an RSS hash for received frames.
 pub const NETIF_F_RXHASH: u64 = bindings::NETIF_F_RXHASH;
+/// The device segments TCP over IPv4 itself (TSO).
+pub const NETIF_F_TSO: u64 = bindings::NETIF_F_TSO;
+/// The device segments TCP over IPv6 itself (TSO).
+pub const NETIF_F_TSO6: u64 = bindings::NETIF_F_TSO6;

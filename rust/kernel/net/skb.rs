@@ -62,6 +62,30 @@ pub struct TxChecksum {
     pub l4: L4,
 }
 
+/// What a device needs to cut a TCP GSO frame into segments itself (TSO), from
+/// [`SkBuff::tso_prepare`].
+#[derive(Clone, Copy, Debug)]
+pub struct Tso {
+    /// Header offsets, and the IP version, for the checksums of every segment.
+    pub csum: TxChecksum,
+    /// Length of the TCP header.
+    pub l4_len: u32,
+    /// Header bytes repeated in front of every segment (link, IP and TCP).
+    pub hdr_len: u32,
+    /// TCP payload bytes per segment (MSS).
+    pub mss: u32,
+    /// Number of segments the frame becomes.
+    pub segs: u32,
+}
+
+impl Tso {
+    /// Bytes the segments put on the wire (the headers once per segment), for byte counters
+    /// and byte queue limits.
+    pub fn wire_bytes(&self, skb_len: u32) -> u32 {
+        skb_len + self.segs.saturating_sub(1) * self.hdr_len
+    }
+}
+
 /// Kind of RSS hash a received frame carries.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum HashType {
@@ -113,8 +137,8 @@ impl SkBuff {
     /// Length of the linear part.
     #[inline]
     pub fn headlen(&self) -> u32 {
-        // SAFETY: `self.0` is valid.
-        unsafe { bindings::skb_headlen(self.as_raw()) }
+        // SAFETY: `self.0` is valid; `skb_headlen()` is `len - data_len`, both plain fields.
+        unsafe { (*self.as_raw()).len - (*self.as_raw()).data_len }
     }
 
     /// Number of page fragments.
@@ -144,6 +168,9 @@ impl SkBuff {
     /// drop.
     #[inline]
     pub fn put_padto(self, len: u32) -> Result<Self> {
+        if self.len() >= len {
+            return Ok(self);
+        }
         let raw = self.into_raw();
         // SAFETY: `raw` is a valid, owned skb; on error C frees it.
         to_result(unsafe { bindings::skb_put_padto(raw, len) })?;
@@ -307,6 +334,94 @@ impl SkBuff {
         }))
     }
 
+    /// Whether the stack handed over a GSO frame (`skb_is_gso()`): one skb that stands for
+    /// several frames of at most [`Tso::mss`] payload bytes each.
+    #[inline]
+    pub fn is_gso(&self) -> bool {
+        // SAFETY: `self.0` is valid.
+        unsafe { bindings::skb_is_gso(self.as_raw()) }
+    }
+
+    /// Prepares a TCP GSO frame for a device that segments it itself (TSO).
+    ///
+    /// Returns `Ok(None)` for a frame that is not GSO. For TCP over IPv4 or IPv6 it makes the
+    /// headers private (`skb_cow_head()`), clears the IP length fields (IPv4 total length and
+    /// header checksum, IPv6 payload length) and takes the payload length out of the TCP
+    /// pseudo-header checksum: the convention of devices that fill in each segment's lengths
+    /// and checksums (the Intel one). It returns the offsets and sizes the device needs. Other
+    /// GSO types fail with `EOPNOTSUPP` and headers outside the linear data with `EINVAL`,
+    /// before any header is changed.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::net::skb::SkBuff;
+    ///
+    /// /// Descriptor fields for one frame: (MSS, header length, payload length).
+    /// fn offload(skb: &mut SkBuff) -> kernel::error::Result<Option<(u32, u32, u32)>> {
+    ///     Ok(skb
+    ///         .tso_prepare()?
+    ///         .map(|t| (t.mss, t.hdr_len, skb.len() - t.hdr_len)))
+    /// }
+    /// ```
+    pub fn tso_prepare(&mut self) -> Result<Option<Tso>> {
+        if !self.is_gso() {
+            return Ok(None);
+        }
+        let raw = self.as_raw();
+        // SAFETY: `raw` is valid; plain reads of the shared info.
+        let (gso_type, mss, segs) = unsafe {
+            (
+                bindings::skb_gso_type(raw),
+                u32::from(bindings::skb_gso_size(raw)),
+                u32::from(bindings::skb_gso_segs(raw)),
+            )
+        };
+        if gso_type & (bindings::SKB_GSO_TCPV4 | bindings::SKB_GSO_TCPV6) as u32 == 0 {
+            return Err(EOPNOTSUPP);
+        }
+        let csum = match self.tx_checksum()? {
+            Some(c) if c.l4 == L4::Tcp && mss > 0 => c,
+            _ => return Err(EINVAL),
+        };
+        let l4_off = csum.mac_len + csum.ip_len;
+        // The TCP data offset (header length in 32-bit words) is the high nibble of byte 12.
+        let doff = *self.data().get(l4_off as usize + 12).ok_or(EINVAL)? >> 4;
+        let l4_len = u32::from(doff) * 4;
+        let hdr_len = l4_off + l4_len;
+        if l4_len < 20 || hdr_len > self.headlen() {
+            return Err(EINVAL);
+        }
+        // SAFETY: `raw` is valid.
+        to_result(unsafe { bindings::skb_cow_head(raw, 0) })?;
+        let paylen = self.len() - l4_off;
+        // SAFETY: After `skb_cow_head()` the linear data is this skb's own and writable, the
+        // offsets lie inside it (checked against `headlen` above, which the copy keeps), and no
+        // reference to the data is alive here.
+        unsafe {
+            let ip = (*raw).data.add(csum.mac_len as usize);
+            if csum.ipv4 {
+                // Total length (offset 2) and header checksum (offset 10).
+                ip.add(2).cast::<[u8; 2]>().write_unaligned([0; 2]);
+                ip.add(10).cast::<[u8; 2]>().write_unaligned([0; 2]);
+            } else {
+                // Payload length (offset 4).
+                ip.add(4).cast::<[u8; 2]>().write_unaligned([0; 2]);
+            }
+            let check = ip
+                .add(csum.ip_len as usize + 16)
+                .cast::<bindings::__sum16>();
+            bindings::csum_replace_by_diff(check, paylen.to_be());
+        }
+        Ok(Some(Tso {
+            csum,
+            l4_len,
+            hdr_len,
+            mss,
+            segs: segs.max(1),
+        }))
+    }
+
     /// Computes a `CHECKSUM_PARTIAL` checksum in software (`skb_checksum_help()`).
     #[inline]
     pub fn checksum_help(&mut self) -> Result {
@@ -389,7 +504,8 @@ impl SkBuff {
         dev: &device::Device<device::Bound>,
     ) -> core::result::Result<MappedSkb<'_, N>, (SkBuff, Error)> {
         let head = self.data();
-        let pieces = usize::from(!head.is_empty()) + self.nr_frags() as usize;
+        let nr_frags = self.nr_frags();
+        let pieces = usize::from(!head.is_empty()) + nr_frags as usize;
         if pieces > N || N > MAX_SEGMENTS {
             return Err((self, EMSGSIZE));
         }
@@ -425,7 +541,7 @@ impl SkBuff {
                 segs.n = 1;
             }
         }
-        for i in 0..self.nr_frags() {
+        for i in 0..nr_frags {
             // SAFETY: `i` is below `nr_frags`; the skb is valid.
             let len = unsafe { bindings::skb_frag_size_nth(self.as_raw(), i) };
             if len == 0 {

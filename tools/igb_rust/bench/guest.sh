@@ -20,7 +20,7 @@ DUR=${DUR:-2}
 REPS=${REPS:-3}
 SIZES=${SIZES:-64 128 256 512 1024 1500}
 RX_VARIANTS=${RX_VARIANTS:-c rust-cb0 rust-cb256 rust-cb512 ceiling}
-TX_VARIANTS=${TX_VARIANTS:-c rust-cb256}
+TX_VARIANTS=${TX_VARIANTS:-c rust-cb0}
 MARK_BEGIN=${MARK_BEGIN:-}
 MARK_END=${MARK_END:-}
 RAW=$OUT/raw.csv
@@ -83,7 +83,7 @@ bind_dut() {
 	esac
 	if [ -n "$MARK_BEGIN" ]; then
 		python3 "$BENCH/ranges.py" module "$(module_of "$v")" "$(ko_of "$v")" "$OUT/ranges.$v"
-		grep "\[$(module_of "$v")\]" /proc/kallsyms > "$OUT/kallsyms.$v.$rep"
+		grep '\[' /proc/kallsyms > "$OUT/kallsyms.$v.$rep"	# every module
 	fi
 	sysctl -qw net.ipv6.conf.$DUT_IF.disable_ipv6=1
 	ip addr add $DUT_IP/24 dev "$DUT_IF"
@@ -108,17 +108,17 @@ in_ns() {
 	if [ "$ns" = - ]; then "$@"; else ip netns exec "$ns" "$@"; fi
 }
 
-dut_irqs() {	# interrupts the DUT NIC raised so far, all vectors and CPUs
-	awk -v d="PCI-MSIX-$DUT" '$0 ~ d { for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++) s += $i }
-		END { print s + 0 }' /proc/interrupts
-}
-
-udp_noports() {	# UDP datagrams the DUT's stack received for a closed port
-	awk '$1 == "Udp:" && $2 ~ /^[0-9]+$/ { print $3 }' /proc/net/snmp
-}
-
-stat_now() {	# stat_now rx|tx: the DUT's packet counter
-	cat "/sys/class/net/$DUT_IF/statistics/${1}_packets"
+# counters DIR: "PACKETS IRQS NOPORTS" in one process: the DUT's rx or tx
+# packet counter, the interrupts its NIC raised (all vectors and CPUs) and
+# the UDP datagrams its stack received for a closed port.
+counters() {
+	awk -v d="PCI-MSIX-$DUT" '
+		FILENAME ~ /statistics/ { p = $1 }
+		FILENAME == "/proc/interrupts" && $0 ~ d {
+			for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++) n += $i }
+		FILENAME == "/proc/net/snmp" && $1 == "Udp:" && $2 ~ /^[0-9]+$/ { u = $3 }
+		END { print p + 0, n + 0, u + 0 }' \
+		"/sys/class/net/$DUT_IF/statistics/${1}_packets" /proc/interrupts /proc/net/snmp
 }
 
 # measure DIR SIZE VARIANT REP: one cell, one CSV row.
@@ -140,15 +140,13 @@ measure() {
 	tmp=$OUT/sar.$dir.$size.$v.$rep.txt
 	if [ -n "$MARK_BEGIN" ]; then
 		{ echo "label $label"; cat "$OUT/ranges.$v" "$OUT/ranges.kernel"; } > "$RANGES"
-		sync
+		sync "$RANGES"
 	fi
 	# The counting window holds the whole burst: the counters are read with
 	# no traffic in flight, so every instruction counted belongs to a counted
 	# packet (or to idle, which executes none).
 	[ -n "$MARK_BEGIN" ] && "$MARK_BEGIN"
-	p0=$(stat_now "$dir")
-	i0=$(dut_irqs)
-	u0=$(udp_noports)
+	read -r p0 i0 u0 < <(counters "$dir")
 	in_ns "$ns" sh -c 'echo start > /proc/net/pktgen/pgctrl' &
 	local pgpid=$!
 	sleep 0.5
@@ -156,9 +154,7 @@ measure() {
 	in_ns "$ns" sh -c 'echo stop > /proc/net/pktgen/pgctrl'
 	wait $pgpid 2>/dev/null
 	sleep 0.5
-	p1=$(stat_now "$dir")
-	i1=$(dut_irqs)
-	u1=$(udp_noports)
+	read -r p1 i1 u1 < <(counters "$dir")
 	[ -n "$MARK_END" ] && "$MARK_END"
 	# Average rows: the DUT's packets per second, CPU 1's softirq and busy share.
 	pps=$(awk -v i="$DUT_IF" -v d="$dir" '$1 == "Average:" && $2 == i {
@@ -172,7 +168,7 @@ measure() {
 	echo "$rep,$dir,$size,$v,${pps:-0},${soft:-0},${busy:-0},$((p1 - p0)),$((i1 - i0)),$((u1 - u0)),$insn" >> "$RAW"
 	progress "$(printf '%-2s %4sB %-10s rep %s: %10s pps  cpu1 soft %5s%%  busy %5s%%  %s pkts/irq' \
 		"$dir" "$size" "$v" "$rep" "${pps:-?}" "${soft:-?}" "${busy:-?}" \
-		"$(awk -v p=$((p1 - p0)) -v i=$((i1 - i0)) 'BEGIN { printf "%.1f", i ? p / i : 0 }')")"
+		"$(( (p1 - p0) / (i1 - i0 > 0 ? i1 - i0 : 1) ))")"
 }
 
 echo "rep,dir,size,variant,pps,soft_pct,busy_pct,packets,irqs,udp_noports,insn" > "$RAW"

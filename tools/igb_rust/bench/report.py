@@ -22,7 +22,6 @@ NAMES = {
     "rust-cb512": "igb_rust cb=512",
     "ceiling": "drop in driver",
 }
-RUST_DEFAULT = "rust-cb256"
 
 
 def parse_insn(field):

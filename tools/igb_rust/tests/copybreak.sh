@@ -12,7 +12,7 @@ errno_of() {	# errno_of CMD...: what ethtool printed, and its exit status
 	rc=$?
 	echo "rc=$rc $(echo "$out" | tr '\n' ' ')"
 }
-check "rx-copybreak defaults to 256" test "$(get_cb)" = 256
+check "rx-copybreak defaults to 0 (off)" test "$(get_cb)" = 0
 check "set rx-copybreak 128, read back" sh -c "ethtool --set-tunable $DUT_IF rx-copybreak 128 && [ \"\$(ethtool --get-tunable $DUT_IF rx-copybreak | awk '/rx-copybreak/ {print \$2}')\" = 128 ]"
 check "rx-copybreak 2048 (the buffer size) accepted" set_cb 2048
 check "rx-copybreak 0 accepted" set_cb 0

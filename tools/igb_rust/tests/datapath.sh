@@ -67,6 +67,13 @@ bulk() {	# bulk DIR: DUT->peer ("tx") or peer->DUT ("rx")
 	note "bulk $1: $(( $(stat -c %s "$src") >> 20 )) MB in $(echo "$t1 - $t0" | bc) s"
 	[ "$sum" = "$want" ]
 }
+stat_of() {	# stat_of IF rx|tx packets|bytes [NS]
+	if [ -n "${4:-}" ]; then
+		ip netns exec "$4" cat /sys/class/net/$1/statistics/${2}_$3
+	else
+		cat /sys/class/net/$1/statistics/${2}_$3
+	fi
+}
 check "bulk ${BULK_MB} MB DUT -> peer arrives intact" bulk tx
 check "bulk ${BULK_MB} MB peer -> DUT arrives intact" bulk rx
 
@@ -91,6 +98,36 @@ sg_off_linear() {
 }
 check "with sg off every frame is linear and the data still arrives intact" sg_off_linear
 
+# TSO: the device cuts TCP frames of up to 64 KiB, over IPv4 (the bulk run
+# above) and IPv6; the data arrives intact and the peer sees MSS-sized frames.
+tso_frames() { ethtool -S "$DUT_IF" | awk '/tx[0-9]+_tso_packets:/ { s += $2 } END { print s + 0 }'; }
+tso_v4() {
+	local n
+	n=$(tso_frames)
+	note "frames segmented by the device so far: $n"
+	ethtool -k "$DUT_IF" | grep -q '^tcp-segmentation-offload: on' && [ "$n" -gt 100 ]
+}
+check "TSO is on and carried the IPv4 bulk transfer" tso_v4
+tso_v6() {
+	local before peer_before out=/run/igbt/out.v6 rc=0 want sent rcvd
+	head -c 20M /run/igbt/blob > /run/igbt/small
+	want=$(sha256sum < /run/igbt/small)
+	before=$(tso_frames)
+	peer_before=$(stat_of "$PEER_IF" rx packets $NS)
+	ip netns exec $NS socat -u TCP6-LISTEN:5002,reuseaddr OPEN:"$out",creat,trunc &
+	sleep 0.5
+	timeout 120 socat -u OPEN:/run/igbt/small "TCP6:[$PEER_IP6]:5002" || rc=1
+	wait
+	[ "$(sha256sum < "$out")" = "$want" ] || rc=1
+	sent=$(( $(tso_frames) - before ))
+	rcvd=$(( $(stat_of "$PEER_IF" rx packets $NS) - peer_before ))
+	note "IPv6: $sent TSO frames became $rcvd frames at the peer"
+	rm -f "$out" /run/igbt/small
+	# 20 MiB in frames of at most 1500 bytes: at least 14000 of them.
+	[ $rc = 0 ] && [ "$sent" -gt 50 ] && [ "$rcvd" -gt 14000 ]
+}
+check "TSO over IPv6: 20 MB arrive intact, cut into MTU-sized frames" tso_v6
+
 # The link/other vector fires for link events only, not once per packet or
 # in a loop (a cause left pending would re-fire it at every unmask).
 other_irqs() {
@@ -108,13 +145,6 @@ other_quiet() {
 check "the link vector stays quiet under traffic" other_quiet
 
 # Counters: what the peer sent is what the DUT received, and back.
-stat_of() {	# stat_of IF rx|tx packets|bytes [NS]
-	if [ -n "${4:-}" ]; then
-		ip netns exec "$4" cat /sys/class/net/$1/statistics/${2}_$3
-	else
-		cat /sys/class/net/$1/statistics/${2}_$3
-	fi
-}
 counters_match() {
 	# Only the ping below crosses the wire: no IPv6 chatter, no ARP.
 	sysctl -qw net.ipv6.conf.$DUT_IF.disable_ipv6=1

@@ -28,7 +28,9 @@ const FEATURES: u64 = netdev::NETIF_F_RXCSUM
     | netdev::NETIF_F_RXHASH
     | netdev::NETIF_F_IP_CSUM
     | netdev::NETIF_F_IPV6_CSUM
-    | netdev::NETIF_F_SG;
+    | netdev::NETIF_F_SG
+    | netdev::NETIF_F_TSO
+    | netdev::NETIF_F_TSO6;
 
 /// Version reported by `ethtool -i`.
 pub(crate) const DRV_VERSION: &str = "0.3";

@@ -14,7 +14,7 @@ use kernel::{
         napi::{Napi, NapiContext, Poll},
         netdev,
         page_pool::{Page, PagePool, Params, StatsHandle},
-        skb::{HashType, MappedSkb, RxChecksum, SkBuff, TxChecksum, L4},
+        skb::{HashType, MappedSkb, RxChecksum, SkBuff, Tso, TxChecksum, L4},
     },
     new_spinlock,
     prelude::*,
@@ -41,6 +41,11 @@ const RX_REFILL_BATCH: u32 = 16;
 /// Most buffers (descriptors) of one TX frame; a frame of more pieces is linearized first.
 /// Covers a 9K frame in 4K page fragments plus its header.
 const TX_MAX_SEGS: usize = 6;
+/// Descriptors the largest frame can take: the context, and every piece split at
+/// `TXD_MAX_DATA` (at most two more for a 64 KiB TSO frame).
+const TX_DESC_NEEDED: u32 = 1 + TX_MAX_SEGS as u32 + 2;
+/// Most bytes one data descriptor carries.
+const TXD_MAX_DATA: u32 = 1 << 15;
 /// Wake a stopped TX queue once this many descriptors are free.
 const TX_WAKE_THRESHOLD: u32 = 32;
 
@@ -61,6 +66,8 @@ const TXD_CMD_DEXT: u64 = 1 << 29;
 const TXD_PAYLEN_SHIFT: u64 = 14;
 const TXD_STAT_DD: u64 = 1 << 32;
 const TXD_POPTS_TXSM: u64 = 1 << 9;
+const TXD_POPTS_IXSM: u64 = 1 << 8;
+const TXD_CMD_TSE: u64 = 1 << 31;
 const TXD_DTYP_CTXT: u64 = 0x0020_0000;
 const TXD_TUCMD_IPV4: u64 = 1 << 10;
 const TXD_TUCMD_L4T_TCP: u64 = 1 << 11;
@@ -121,6 +128,8 @@ pub(crate) struct QueueStats {
     pub(crate) tx_sg_packets: Atomic<u64>,
     /// Frames of more pieces than a frame may use, copied into one buffer first.
     pub(crate) tx_linearized: Atomic<u64>,
+    /// TCP frames the device cut into segments (TSO).
+    pub(crate) tx_tso_packets: Atomic<u64>,
 }
 
 impl QueueStats {
@@ -137,6 +146,7 @@ impl QueueStats {
             tx_busy: Atomic::new(0),
             tx_sg_packets: Atomic::new(0),
             tx_linearized: Atomic::new(0),
+            tx_tso_packets: Atomic::new(0),
         }
     }
 }
@@ -200,8 +210,13 @@ pub(crate) enum TxSlot<'bound> {
     /// The first descriptor of a frame of several (context and/or several buffers), with the
     /// index of its last descriptor, the one whose completion the device reports.
     Lead { last: u16 },
-    /// The last descriptor of a frame, with the frame (mapped) until it completes.
-    Frame(MappedSkb<'bound, TX_MAX_SEGS>),
+    /// The last descriptor of a frame, with the frame (mapped) until it completes, and the
+    /// packets and bytes it puts on the wire (several with TSO).
+    Frame {
+        skb: MappedSkb<'bound, TX_MAX_SEGS>,
+        pkts: u32,
+        bytes: u32,
+    },
 }
 
 impl<'bound> TxRing<'bound> {
@@ -450,11 +465,15 @@ impl<'bound> VectorData<'bound> {
             if last != i {
                 ring.slots[i] = TxSlot::Empty;
             }
-            if let TxSlot::Frame(m) = core::mem::replace(&mut ring.slots[last], TxSlot::Empty) {
-                let skb = m.into_skb();
-                bytes += skb.len();
-                pkts += 1;
-                ctx.consume_skb(skb);
+            if let TxSlot::Frame {
+                skb,
+                pkts: p,
+                bytes: b,
+            } = core::mem::replace(&mut ring.slots[last], TxSlot::Empty)
+            {
+                bytes += b;
+                pkts += p;
+                ctx.consume_skb(skb.into_skb());
             }
             ring.next_to_clean = (last as u32 + 1) % RING_SIZE;
         }
@@ -623,24 +642,31 @@ impl<'bound> VectorData<'bound> {
         let Ok(mut skb) = skb.put_padto(17) else {
             return drop();
         };
-        // The device completes TCP/UDP checksums; anything it cannot describe is done here.
-        let csum = match skb.tx_checksum() {
-            Ok(c) => c,
-            Err(_) if skb.checksum_help().is_ok() => None,
-            Err(_) => return drop(),
-        };
-        // One descriptor per piece (linear data and fragments), plus the context.
-        let pieces = (skb.nr_frags() as usize + 1).min(TX_MAX_SEGS) as u32;
-        let needed = pieces + u32::from(csum.is_some());
 
         let mut guard = self.tx.lock();
         let ring = &mut *guard;
-        if ring.unused() < needed {
+        // Room for the largest frame, checked before the skb's headers are touched, so a
+        // frame sent back with `Busy` comes again unchanged.
+        if ring.unused() < TX_DESC_NEEDED {
             txq.stop();
             self.stats.tx_busy.add(1, Relaxed);
             return netdev::Xmit::Busy(skb);
         }
+        // TSO: the device cuts the frame into MSS-sized segments.
+        let Ok(tso) = skb.tso_prepare() else {
+            return drop();
+        };
+        // The device completes TCP/UDP checksums; anything it cannot describe is done here.
+        let csum = match tso {
+            Some(t) => Some(t.csum),
+            None => match skb.tx_checksum() {
+                Ok(c) => c,
+                Err(_) if skb.checksum_help().is_ok() => None,
+                Err(_) => return drop(),
+            },
+        };
         let len = skb.len();
+        let (pkts, bytes) = tso.map_or((1, len), |t| (t.segs, t.wire_bytes(len)));
         let pdev = self.hw.pdev.as_ref();
         let mapped = match skb.dma_map::<TX_MAX_SEGS>(pdev) {
             Ok(m) => m,
@@ -659,39 +685,66 @@ impl<'bound> VectorData<'bound> {
         let Some(desc) = ring.desc.as_ref() else {
             return drop();
         };
-        let first = ring.next_to_use as usize;
-        let mut i = first;
-        let mut olinfo = u64::from(len) << TXD_PAYLEN_SHIFT;
-        if let Some(c) = csum {
-            write_context(desc, i, &c);
-            i = (i + 1) % RING_SIZE as usize;
-            olinfo |= TXD_POPTS_TXSM;
-        }
         let segs = mapped.segments();
-        if segs.is_empty() {
+        // One data descriptor per 32 KiB of every piece, plus the context descriptor.
+        let descs = segs
+            .iter()
+            .map(|s| s.len.div_ceil(TXD_MAX_DATA))
+            .sum::<u32>()
+            + u32::from(csum.is_some());
+        if segs.is_empty() || descs > TX_DESC_NEEDED {
             return drop();
         }
         if segs.len() > 1 {
             self.stats.tx_sg_packets.add(1, Relaxed);
         }
-        for (n, seg) in segs.iter().enumerate() {
-            let mut cmd = u64::from(seg.len) | TXD_DTYP_DATA | TXD_CMD_DEXT | TXD_CMD_IFCS;
-            if n + 1 == segs.len() {
-                cmd |= TXD_CMD_EOP | TXD_CMD_RS;
-            }
-            desc.write(i, 0, seg.addr);
-            desc.write(i, 1, cmd | (olinfo << 32));
+        if tso.is_some() {
+            self.stats.tx_tso_packets.add(1, Relaxed);
+        }
+        let first = ring.next_to_use as usize;
+        let mut i = first;
+        let payload = len - tso.map_or(0, |t| t.hdr_len);
+        let mut olinfo = u64::from(payload) << TXD_PAYLEN_SHIFT;
+        let mut cmd_flags = TXD_DTYP_DATA | TXD_CMD_DEXT | TXD_CMD_IFCS;
+        if let Some(c) = csum {
+            write_context(desc, i, &c, tso.as_ref());
             i = (i + 1) % RING_SIZE as usize;
+            olinfo |= TXD_POPTS_TXSM;
+            if tso.is_some() {
+                cmd_flags |= TXD_CMD_TSE;
+                if c.ipv4 {
+                    olinfo |= TXD_POPTS_IXSM;
+                }
+            }
+        }
+        for (n, seg) in segs.iter().enumerate() {
+            let (mut addr, mut left) = (seg.addr, seg.len);
+            while left > 0 {
+                let chunk = left.min(TXD_MAX_DATA);
+                left -= chunk;
+                let mut cmd = u64::from(chunk) | cmd_flags;
+                if left == 0 && n + 1 == segs.len() {
+                    cmd |= TXD_CMD_EOP | TXD_CMD_RS;
+                }
+                desc.write(i, 0, addr);
+                desc.write(i, 1, cmd | (olinfo << 32));
+                addr += u64::from(chunk);
+                i = (i + 1) % RING_SIZE as usize;
+            }
         }
         let last = (i + RING_SIZE as usize - 1) % RING_SIZE as usize;
         if last != first {
             ring.slots[first] = TxSlot::Lead { last: last as u16 };
         }
-        ring.slots[last] = TxSlot::Frame(mapped);
+        ring.slots[last] = TxSlot::Frame {
+            skb: mapped,
+            pkts,
+            bytes,
+        };
         ring.next_to_use = i as u32;
-        txq.sent(len);
-        // Room for the largest next frame (context + every piece), or stop until completions.
-        if ring.unused() < TX_MAX_SEGS as u32 + 1 {
+        txq.sent(bytes);
+        // Room for the largest next frame, or stop until completions.
+        if ring.unused() < TX_DESC_NEEDED {
             txq.stop();
         }
         if !netdev::xmit_more() || txq.is_stopped() {
@@ -703,8 +756,9 @@ impl<'bound> VectorData<'bound> {
     }
 }
 
-/// Writes an advanced context descriptor asking for the L4 checksum of the next frame.
-fn write_context(desc: &DescRing, i: usize, c: &TxChecksum) {
+/// Writes an advanced context descriptor asking for the L4 checksum of the next frame and,
+/// with `tso`, for its segmentation.
+fn write_context(desc: &DescRing, i: usize, c: &TxChecksum, tso: Option<&Tso>) {
     let vlan_macip_lens = (u64::from(c.mac_len) << TXD_MACLEN_SHIFT) | u64::from(c.ip_len);
     let mut tucmd = TXD_DTYP_CTXT | TXD_CMD_DEXT;
     if c.ipv4 {
@@ -713,7 +767,8 @@ fn write_context(desc: &DescRing, i: usize, c: &TxChecksum) {
     if c.l4 == L4::Tcp {
         tucmd |= TXD_TUCMD_L4T_TCP;
     }
+    // mss_l4len_idx in the upper half; context slot 0.
+    let mss_l4len = tso.map_or(0, |t| (u64::from(t.mss) << 16) | (u64::from(t.l4_len) << 8));
     desc.write(i, 0, vlan_macip_lens);
-    // The upper half, mss_l4len_idx, stays 0: no TSO, context slot 0.
-    desc.write(i, 1, tucmd);
+    desc.write(i, 1, tucmd | (mss_l4len << 32));
 }
