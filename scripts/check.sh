@@ -29,6 +29,10 @@ fmt=$(cd "$REPO" && git ls-files -co --exclude-standard '*.rs' |
 [ -z "$fmt" ] && hres ok "rustfmt clean" || hres fail "rustfmt clean" "$fmt"
 
 KTREE=$CACHE/linux-$(cat "$BUILD/include/config/kernel.release")
+cp_out=$(cd "$REPO" && git ls-files -co --exclude-standard 'rust/helpers/*.c' 'tools/igb_rust/*.c' |
+	xargs -r "$KTREE/scripts/checkpatch.pl" --no-tree --quiet -f 2>&1)
+[ -z "$cp_out" ] && hres ok "C helpers and the bench plugin pass checkpatch" ||
+	hres fail "C helpers and the bench plugin pass checkpatch" "$cp_out"
 clippy=$(make -C "$KTREE" O="$BUILD" LLVM="$LLVM_SUFFIX" BINDGEN="$TOOLS/bin/bindgen" \
 	RUST_LIB_SRC="$RUST_SRC_ROOT/usr/lib/rustlib/src/rust/library" \
 	M="$REPO" MO="$BUILD/igb_rust-clippy" CLIPPY=1 W=1 modules 2>&1 | grep -iE 'warning|error' || true)
