@@ -10,11 +10,6 @@ __rust_helper void rust_helper_skb_reserve(struct sk_buff *skb, int len)
 	skb_reserve(skb, len);
 }
 
-__rust_helper unsigned int rust_helper_skb_headlen(const struct sk_buff *skb)
-{
-	return skb_headlen(skb);
-}
-
 __rust_helper unsigned int rust_helper_skb_tailroom(const struct sk_buff *skb)
 {
 	return skb_tailroom(skb);
@@ -71,16 +66,6 @@ __rust_helper void rust_helper_skb_add_rx_frag(struct sk_buff *skb, int i,
 					       unsigned int truesize)
 {
 	skb_add_rx_frag(skb, i, page, off, size, truesize);
-}
-
-__rust_helper int rust_helper_skb_checksum_start_offset(const struct sk_buff *skb)
-{
-	return skb_checksum_start_offset(skb);
-}
-
-__rust_helper int rust_helper_skb_network_offset(const struct sk_buff *skb)
-{
-	return skb_network_offset(skb);
 }
 
 __rust_helper bool rust_helper_skb_csum_is_sctp(struct sk_buff *skb)

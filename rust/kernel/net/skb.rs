@@ -287,20 +287,25 @@ impl SkBuff {
     #[inline]
     pub fn tx_checksum(&self) -> Result<Option<TxChecksum>> {
         let raw = self.as_raw();
-        // SAFETY: `raw` is valid; these are plain reads of the header group.
-        let (summed, not_inet, proto, csum_offset) = unsafe {
+        // SAFETY: `raw` is valid; these are plain reads of the header group (`csum_start` and
+        // `csum_offset` are the members of the union that `CHECKSUM_PARTIAL` uses, and are
+        // only looked at below for such a frame), and `head <= data` point into one buffer.
+        let (summed, proto, csum_offset, csum_start, net_hdr, headroom) = unsafe {
             let h = (*raw).__bindgen_anon_4.headers.as_ref();
             (
                 u32::from(h.ip_summed()),
-                bindings::skb_csum_is_sctp(raw),
                 u16::from_be(h.protocol),
                 h.__bindgen_anon_1.__bindgen_anon_1.csum_offset,
+                h.__bindgen_anon_1.__bindgen_anon_1.csum_start,
+                h.network_header,
+                ((*raw).data as usize).wrapping_sub((*raw).head as usize) as i64,
             )
         };
         if summed != bindings::CHECKSUM_PARTIAL {
             return Ok(None);
         }
-        if not_inet {
+        // SAFETY: `raw` is valid.
+        if unsafe { bindings::skb_csum_is_sctp(raw) } {
             return Err(EOPNOTSUPP);
         }
         let ipv4 = match u32::from(proto) {
@@ -314,13 +319,10 @@ impl SkBuff {
             6 => L4::Udp,
             _ => return Err(EOPNOTSUPP),
         };
-        // SAFETY: `raw` is valid.
-        let (start, net) = unsafe {
-            (
-                bindings::skb_checksum_start_offset(raw),
-                bindings::skb_network_offset(raw),
-            )
-        };
+        // `skb_checksum_start_offset()` and `skb_network_offset()`: header offsets are kept
+        // from `head`, the linear data starts `headroom` bytes after it.
+        let start = i64::from(csum_start) - headroom;
+        let net = i64::from(net_hdr) - headroom;
         let mac_len = u32::try_from(net).map_err(|_| EINVAL)?;
         let ip_len = u32::try_from(start - net).map_err(|_| EINVAL)?;
         if mac_len + ip_len >= self.headlen() {
