@@ -81,6 +81,7 @@ pub struct Tso {
 impl Tso {
     /// Bytes the segments put on the wire (the headers once per segment), for byte counters
     /// and byte queue limits.
+    #[inline]
     pub fn wire_bytes(&self, skb_len: u32) -> u32 {
         skb_len + self.segs.saturating_sub(1) * self.hdr_len
     }
@@ -366,6 +367,7 @@ impl SkBuff {
     ///         .map(|t| (t.mss, t.hdr_len, skb.len() - t.hdr_len)))
     /// }
     /// ```
+    #[inline]
     pub fn tso_prepare(&mut self) -> Result<Option<Tso>> {
         if !self.is_gso() {
             return Ok(None);

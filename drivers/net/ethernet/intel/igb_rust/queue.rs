@@ -687,11 +687,12 @@ impl<'bound> VectorData<'bound> {
         };
         let segs = mapped.segments();
         // One data descriptor per 32 KiB of every piece, plus the context descriptor.
-        let descs = segs
-            .iter()
-            .map(|s| s.len.div_ceil(TXD_MAX_DATA))
-            .sum::<u32>()
-            + u32::from(csum.is_some());
+        let mut descs = segs.len() as u32 + u32::from(csum.is_some());
+        for s in segs {
+            if s.len > TXD_MAX_DATA {
+                descs += (s.len - 1) / TXD_MAX_DATA;
+            }
+        }
         if segs.is_empty() || descs > TX_DESC_NEEDED {
             return drop();
         }
