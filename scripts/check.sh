@@ -53,7 +53,7 @@ for src in "$REPO"/tools/igb_rust/compile_fail/*.rs; do
 	if [ "$want" = builds ]; then
 		[ $brc = 0 ] && hres ok "compile control $name builds" ||
 			hres fail "compile control $name builds" "$(echo "$out" | grep -E 'error' | head)"
-	elif [ $brc != 0 ] && echo "$out" | grep -q "error\[$want\]"; then
+	elif [ $brc != 0 ] && echo "$out" | grep -qF -e "error[$want]" -e "error: $want"; then
 		hres ok "does not compile: $name ($want)"
 	else
 		hres fail "does not compile: $name ($want)" "$(echo "$out" | grep -E '^error' | head)"

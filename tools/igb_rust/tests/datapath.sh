@@ -77,15 +77,20 @@ stat_of() {	# stat_of IF rx|tx packets|bytes [NS]
 check "bulk ${BULK_MB} MB DUT -> peer arrives intact" bulk tx
 check "bulk ${BULK_MB} MB peer -> DUT arrives intact" bulk rx
 
-# Scatter/gather: TCP hands the driver page fragments, each its own descriptor.
-sg_frames() { ethtool -S "$DUT_IF" | awk '/tx[0-9]+_sg_packets:/ { s += $2 } END { print s + 0 }'; }
-sg_used() {
-	local n
-	n=$(sg_frames)
-	note "frames sent from several buffers: $n"
-	ethtool -k "$DUT_IF" | grep -q '^scatter-gather: on' && [ "$n" -gt 1000 ]
+tx_stat() {	# tx_stat NAME: txN_NAME summed over the queues
+	ethtool -S "$DUT_IF" | awk -v n="$1" '$1 ~ "^tx[0-9]+_" n ":$" { s += $2 } END { print s + 0 }'
 }
-check "TX scatter/gather is on and carried the bulk transfer" sg_used
+offload_carried() {	# offload_carried FEATURE STAT MIN: feature on, STAT above MIN
+	local n
+	n=$(tx_stat "$2")
+	note "$2 so far: $n"
+	ethtool -k "$DUT_IF" | grep -q "^$1: on" && [ "$n" -gt "$3" ]
+}
+
+# Scatter/gather: TCP hands the driver page fragments, each its own descriptor.
+sg_frames() { tx_stat sg_packets; }
+check "TX scatter/gather is on and carried the bulk transfer" \
+	offload_carried scatter-gather sg_packets 1000
 sg_off_linear() {
 	local before rc=0
 	ethtool -K "$DUT_IF" sg off || return 1
@@ -100,14 +105,9 @@ check "with sg off every frame is linear and the data still arrives intact" sg_o
 
 # TSO: the device cuts TCP frames of up to 64 KiB, over IPv4 (the bulk run
 # above) and IPv6; the data arrives intact and the peer sees MSS-sized frames.
-tso_frames() { ethtool -S "$DUT_IF" | awk '/tx[0-9]+_tso_packets:/ { s += $2 } END { print s + 0 }'; }
-tso_v4() {
-	local n
-	n=$(tso_frames)
-	note "frames segmented by the device so far: $n"
-	ethtool -k "$DUT_IF" | grep -q '^tcp-segmentation-offload: on' && [ "$n" -gt 100 ]
-}
-check "TSO is on and carried the IPv4 bulk transfer" tso_v4
+tso_frames() { tx_stat tso_packets; }
+check "TSO is on and carried the IPv4 bulk transfer" \
+	offload_carried tcp-segmentation-offload tso_packets 100
 tso_v6() {
 	local before peer_before out=/run/igbt/out.v6 rc=0 want sent rcvd
 	head -c 20M /run/igbt/blob > /run/igbt/small
