@@ -40,14 +40,8 @@ impl Mapping {
         len: usize,
         dir: DataDirection,
     ) -> Result<Self> {
-        // SAFETY: `dev` is bound; the buffer is valid per the safety requirements.
-        let addr = unsafe {
-            bindings::dma_map_single_attrs(dev.as_raw(), ptr.cast_mut().cast(), len, dir.into(), 0)
-        };
-        // SAFETY: `addr` was just returned for `dev`.
-        if unsafe { bindings::dma_mapping_error(dev.as_raw(), addr) } != 0 {
-            return Err(ENOMEM);
-        }
+        // SAFETY: Same requirements as this function's; `Drop` unmaps once.
+        let addr = unsafe { map_single(dev, ptr, len, dir) }?;
         // INVARIANT: mapped above.
         Ok(Self {
             dev: dev.into(),
@@ -75,17 +69,48 @@ impl Mapping {
 
 impl Drop for Mapping {
     fn drop(&mut self) {
-        // SAFETY: `addr` is a live mapping on `dev` with these parameters (type invariant).
-        unsafe {
-            bindings::dma_unmap_single_attrs(
-                self.dev.as_raw(),
-                self.addr,
-                self.len,
-                self.dir.into(),
-                0,
-            )
-        };
+        // SAFETY: `addr` is a live mapping on `dev` with these parameters (type invariant), and
+        // it is not used again.
+        unsafe { unmap_single(&self.dev, self.addr, self.len, self.dir) };
     }
+}
+
+/// Maps `len` bytes at `ptr` for `dev` (`dma_map_single()`) and returns the bus address: the
+/// low-level half of [`Mapping`], for owners that keep the device reference elsewhere (such as
+/// [`MappedSkb`](crate::net::skb::MappedSkb), which borrows it). A mapping error is `ENOMEM`.
+///
+/// # Safety
+///
+/// As for [`Mapping::map_single`], and the caller must unmap a successful mapping with
+/// [`unmap_single`] exactly once.
+#[inline]
+pub unsafe fn map_single(
+    dev: &device::Device<device::Bound>,
+    ptr: *const u8,
+    len: usize,
+    dir: DataDirection,
+) -> Result<DmaAddress> {
+    // SAFETY: `dev` is bound; the buffer is valid per the safety requirements.
+    let addr = unsafe {
+        bindings::dma_map_single_attrs(dev.as_raw(), ptr.cast_mut().cast(), len, dir.into(), 0)
+    };
+    // SAFETY: `addr` was just returned for `dev`.
+    if unsafe { bindings::dma_mapping_error(dev.as_raw(), addr) } != 0 {
+        return Err(ENOMEM);
+    }
+    Ok(addr)
+}
+
+/// Undoes [`map_single`].
+///
+/// # Safety
+///
+/// `addr` must be a live mapping of `len` bytes on `dev` in direction `dir` from
+/// [`map_single`], and must not be used afterwards.
+#[inline]
+pub unsafe fn unmap_single(dev: &device::Device, addr: DmaAddress, len: usize, dir: DataDirection) {
+    // SAFETY: Per the safety requirements.
+    unsafe { bindings::dma_unmap_single_attrs(dev.as_raw(), addr, len, dir.into(), 0) };
 }
 
 // SAFETY: The mapping is plain data plus a device reference; unmapping works from any CPU.

@@ -11,7 +11,7 @@
 
 use crate::{
     bindings, device,
-    dma::{DataDirection, DmaAddress},
+    dma::{streaming, DataDirection, DmaAddress},
     error::to_result,
     net::netdev,
     prelude::*,
@@ -521,20 +521,14 @@ impl SkBuff {
         };
         if !head.is_empty() {
             // SAFETY: The linear data stays valid and is not written by the CPU while the skb
-            // is owned by the `MappedSkb`, which unmaps `segs` before giving the skb up.
-            let addr = unsafe {
-                bindings::dma_map_single_attrs(
-                    dev.as_raw(),
-                    head.as_ptr().cast_mut().cast(),
-                    head.len(),
-                    DataDirection::ToDevice.into(),
-                    0,
-                )
+            // is owned by the `MappedSkb`, whose `segs` unmap it once before giving the skb up.
+            let map = unsafe {
+                streaming::map_single(dev, head.as_ptr(), head.len(), DataDirection::ToDevice)
             };
-            // SAFETY: `addr` was just returned for `dev`.
-            if unsafe { bindings::dma_mapping_error(dev.as_raw(), addr) } != 0 {
-                return Err((self, ENOMEM));
-            }
+            let addr = match map {
+                Ok(addr) => addr,
+                Err(e) => return Err((self, e)),
+            };
             // `N >= pieces >= 1`: checked above.
             if let Some(slot) = segs.seg.first_mut() {
                 *slot = Segment {
@@ -618,15 +612,17 @@ struct Segments<'a, const N: usize> {
 impl<const N: usize> Drop for Segments<'_, N> {
     #[inline]
     fn drop(&mut self) {
-        let dir = DataDirection::ToDevice.into();
+        let dir = DataDirection::ToDevice;
         for (i, s) in self.seg[..usize::from(self.n)].iter().enumerate() {
             let (addr, len) = (s.addr, s.len as usize);
             if i == 0 && self.head {
-                // SAFETY: A live single mapping on `dev` (type invariant).
-                unsafe { bindings::dma_unmap_single_attrs(self.dev.as_raw(), addr, len, dir, 0) };
+                // SAFETY: A live single mapping on `dev` (type invariant), dropped only once.
+                unsafe { streaming::unmap_single(self.dev, addr, len, dir) };
             } else {
                 // SAFETY: A live page mapping on `dev` (type invariant).
-                unsafe { bindings::dma_unmap_page_attrs(self.dev.as_raw(), addr, len, dir, 0) };
+                unsafe {
+                    bindings::dma_unmap_page_attrs(self.dev.as_raw(), addr, len, dir.into(), 0)
+                };
             }
         }
     }
