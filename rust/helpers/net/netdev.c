@@ -67,6 +67,11 @@ __rust_helper void rust_helper_netdev_tx_reset_queue(struct netdev_queue *q)
 	netdev_tx_reset_queue(q);
 }
 
+__rust_helper bool rust_helper_netif_xmit_stopped(const struct netdev_queue *q)
+{
+	return netif_xmit_stopped(q);
+}
+
 __rust_helper bool rust_helper_netdev_xmit_more(void)
 {
 	return netdev_xmit_more();

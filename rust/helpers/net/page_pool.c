@@ -3,6 +3,8 @@
 #include <linux/mm.h>
 #include <net/page_pool/helpers.h>
 
+#ifdef CONFIG_PAGE_POOL
+
 __rust_helper struct page *rust_helper_page_pool_dev_alloc_pages(struct page_pool *pool)
 {
 	return page_pool_dev_alloc_pages(pool);
@@ -42,3 +44,5 @@ __rust_helper void rust_helper_page_pool_get(struct page_pool *pool)
 {
 	page_pool_get(pool);
 }
+
+#endif /* CONFIG_PAGE_POOL */

@@ -117,3 +117,14 @@ __rust_helper void rust_helper_csum_replace_by_diff(__sum16 *sum, __wsum diff)
 {
 	csum_replace_by_diff(sum, diff);
 }
+
+__rust_helper int rust_helper_skb_cloned(const struct sk_buff *skb)
+{
+	return skb_cloned(skb);
+}
+
+__rust_helper void *rust_helper_skb_put_data(struct sk_buff *skb, const void *data,
+					     unsigned int len)
+{
+	return skb_put_data(skb, data, len);
+}

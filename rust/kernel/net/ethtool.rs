@@ -374,7 +374,8 @@ impl<T: Operations> Adapter<T> {
     ///
     /// `dev` must be a net_device registered for `T` with this table.
     unsafe fn dev<'a>(dev: *mut bindings::net_device) -> &'a Device<T> {
-        // SAFETY: per the safety requirements.
+        // SAFETY: `dev` is registered for `T` with this table (safety requirement): the table
+        // of `T` is only installed by `Registration::new`.
         unsafe { Device::<T>::from_ethtool(dev) }
     }
 
@@ -399,7 +400,8 @@ impl<T: Operations> Adapter<T> {
         dev: *mut bindings::net_device,
         ch: *mut bindings::ethtool_channels,
     ) {
-        // SAFETY: As above.
+        // SAFETY: The core calls us for a net_device with this table, as `Self::dev`
+        // requires, with the argument pointer valid and not aliased for the call.
         let (d, ch) = unsafe { (Self::dev(dev), &mut *ch) };
         T::get_channels(d).write_to(ch);
     }
@@ -413,7 +415,8 @@ impl<T: Operations> Adapter<T> {
         ch: *mut bindings::ethtool_channels,
     ) -> c_int {
         from_result(|| {
-            // SAFETY: As above.
+            // SAFETY: The core calls us for a net_device with this table, as `Self::dev`
+            // requires, with the argument pointer valid and not aliased for the call.
             let (d, ch) = unsafe { (Self::dev(dev), &*ch) };
             if ch.rx_count != 0 || ch.tx_count != 0 {
                 return Err(EINVAL);
@@ -433,7 +436,8 @@ impl<T: Operations> Adapter<T> {
         _kring: *mut bindings::kernel_ethtool_ringparam,
         _extack: *mut bindings::netlink_ext_ack,
     ) {
-        // SAFETY: As above.
+        // SAFETY: The core calls us for a net_device with this table, as `Self::dev`
+        // requires, with the argument pointer valid and not aliased for the call.
         let (d, ring) = unsafe { (Self::dev(dev), &mut *ring) };
         let r = T::get_ringparam(d);
         ring.rx_max_pending = r.rx_max_pending;
@@ -451,7 +455,8 @@ impl<T: Operations> Adapter<T> {
         ks: *mut bindings::ethtool_link_ksettings,
     ) -> c_int {
         from_result(|| {
-            // SAFETY: As above.
+            // SAFETY: The core calls us for a net_device with this table, as `Self::dev`
+            // requires, with the argument pointer valid and not aliased for the call.
             let (d, ks) = unsafe { (Self::dev(dev), &mut *ks) };
             let s = T::get_link_ksettings(d)?;
             ks.base.speed = s.speed.unwrap_or(bindings::SPEED_UNKNOWN as u32);
@@ -492,7 +497,8 @@ impl<T: Operations> Adapter<T> {
         data: *mut c_void,
     ) -> c_int {
         from_result(|| {
-            // SAFETY: As above; `tuna` is valid.
+            // SAFETY: The core calls us for a net_device with this table, as `Self::dev`
+            // requires, with `tuna` valid for the call.
             let (d, tuna) = unsafe { (Self::dev(dev), &*tuna) };
             let v = T::get_tunable(d, Tunable::supported(tuna)?)?;
             // SAFETY: The core validated that copybreak tunables are `u32` and sized `data`
@@ -512,7 +518,8 @@ impl<T: Operations> Adapter<T> {
         data: *const c_void,
     ) -> c_int {
         from_result(|| {
-            // SAFETY: As above.
+            // SAFETY: The core calls us for a net_device with this table, as `Self::dev`
+            // requires, with the argument pointer valid and not aliased for the call.
             let (d, tuna) = unsafe { (Self::dev(dev), &*tuna) };
             let t = Tunable::supported(tuna)?;
             // SAFETY: The core validated the type (`u32`) and length of `data`.
@@ -528,10 +535,14 @@ impl<T: Operations> Adapter<T> {
     /// with argument pointers valid for the call.
     unsafe extern "C" fn get_sset_count(dev: *mut bindings::net_device, set: c_int) -> c_int {
         from_result(|| {
-            // SAFETY: As above.
+            // SAFETY: The core calls us for a net_device with this table, as `Self::dev` requires.
             let d = unsafe { Self::dev(dev) };
             let n = T::get_sset_count(d, StringSet::from_raw(set as u32))?;
-            Ok(c_int::try_from(n)?)
+            let r = c_int::try_from(n)?;
+            // The core sizes the buffer of the `get_strings` call that follows from this
+            // value: remember it rather than ask the driver again.
+            d.record_sset_count(set as u32, n);
+            Ok(r)
         })
     }
 
@@ -540,12 +551,16 @@ impl<T: Operations> Adapter<T> {
     /// Only the ethtool core calls this, for a net_device registered with this table and
     /// with argument pointers valid for the call.
     unsafe extern "C" fn get_strings(dev: *mut bindings::net_device, set: u32, data: *mut u8) {
-        // SAFETY: As above.
+        // SAFETY: The core calls us for a net_device with this table, as `Self::dev` requires.
         let d = unsafe { Self::dev(dev) };
+        // The count this device's `get_sset_count` returned last for `set`, 0 if none.
+        let n = d.recorded_sset_count(set) as usize;
         let set = StringSet::from_raw(set);
-        let n = T::get_sset_count(d, set).unwrap_or(0) as usize;
-        // SAFETY: The core allocated `get_sset_count() * ETH_GSTRING_LEN` bytes at `data`;
-        // the count cannot change while RTNL is held.
+        // SAFETY: Every caller of `get_strings` (the ioctl and netlink string requests, DSA)
+        // first calls `get_sset_count` for the same set, allocates that many
+        // `ETH_GSTRING_LEN` entries at `data` and then calls us, all under one hold of RTNL,
+        // which serialises every ethtool operation of the device: so `n`, what our
+        // `get_sset_count` trampoline returned to it, is the size of the buffer.
         let buf = unsafe { core::slice::from_raw_parts_mut(data, n * GSTRING_LEN) };
         T::get_strings(d, set, &mut StringWriter { buf, pos: 0 });
     }
@@ -556,13 +571,15 @@ impl<T: Operations> Adapter<T> {
     /// with argument pointers valid for the call.
     unsafe extern "C" fn get_ethtool_stats(
         dev: *mut bindings::net_device,
-        _stats: *mut bindings::ethtool_stats,
+        stats: *mut bindings::ethtool_stats,
         data: *mut u64,
     ) {
-        // SAFETY: As above.
+        // SAFETY: The core calls us for a net_device with this table, as `Self::dev` requires.
         let d = unsafe { Self::dev(dev) };
-        let n = T::get_sset_count(d, StringSet::Stats).unwrap_or(0) as usize;
-        // SAFETY: The core allocated `get_sset_count(ETH_SS_STATS)` zeroed `u64`s at `data`.
+        // SAFETY: `stats` is valid for the call; `n_stats` is the count the core sized `data`
+        // with.
+        let n = unsafe { (*stats).n_stats } as usize;
+        // SAFETY: The core allocated `n_stats` `u64`s at `data` (`ethtool_get_stats()`).
         let buf = unsafe { core::slice::from_raw_parts_mut(data, n) };
         T::get_ethtool_stats(d, buf);
     }

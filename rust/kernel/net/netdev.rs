@@ -17,11 +17,15 @@
 use crate::{
     bindings, device,
     error::{from_result, to_result, VTABLE_DEFAULT_ERROR},
-    net::skb::SkBuff,
+    irq::IrqReturn,
+    net::{napi, skb::SkBuff},
     prelude::*,
-    types::Opaque,
+    sync::atomic::{Atomic, Relaxed},
+    types::{NotThreadSafe, Opaque},
 };
 use core::{marker::PhantomData, ptr::NonNull};
+
+pub mod pci;
 
 /// Length of an Ethernet (MAC) address.
 pub const ETH_ALEN: usize = bindings::ETH_ALEN as usize;
@@ -63,13 +67,48 @@ pub fn num_online_cpus() -> u32 {
 /// Interface statistics, as reported by `ndo_get_stats64` (`struct rtnl_link_stats64`).
 pub type Stats64 = bindings::rtnl_link_stats64;
 
+/// An skb the stack asks the driver to transmit, not yet accepted.
+///
+/// The driver may read it (through `Deref`) to decide whether it has room, then either
+/// [`accept`](TxRequest::accept)s it, taking ownership, or hands it back unchanged with
+/// [`Xmit::Busy`]. The brand `'x` is an invariant lifetime chosen afresh for every
+/// [`Operations::start_xmit`] call, so the only `TxRequest<'x>` a call can return is the one
+/// it received: the stack never requeues an skb other than its own.
+///
+/// Dropping it frees the skb, which counts as transmitted-or-dropped (`NETDEV_TX_OK`).
+///
+/// # Invariants
+///
+/// `skb` is the skb the stack passed to the `ndo_start_xmit` call branded `'x`, unmodified.
+pub struct TxRequest<'x> {
+    skb: SkBuff,
+    _brand: PhantomData<fn(&'x ()) -> &'x ()>,
+}
+
+impl TxRequest<'_> {
+    /// Takes ownership of the skb: from now on the call can only return [`Xmit::Ok`].
+    #[inline]
+    pub fn accept(self) -> SkBuff {
+        self.skb
+    }
+}
+
+impl core::ops::Deref for TxRequest<'_> {
+    type Target = SkBuff;
+
+    #[inline]
+    fn deref(&self) -> &SkBuff {
+        &self.skb
+    }
+}
+
 /// Result of [`Operations::start_xmit`].
-pub enum Xmit {
-    /// The skb was consumed (queued to the device or dropped and counted).
+pub enum Xmit<'x> {
+    /// The skb was accepted or dropped (`NETDEV_TX_OK`).
     Ok,
-    /// The device cannot take the skb now; it goes back to the stack, which retries later
-    /// (`NETDEV_TX_BUSY`). The driver must have stopped the queue.
-    Busy(SkBuff),
+    /// The device cannot take the skb now; it goes back to the stack unchanged, which retries
+    /// later (`NETDEV_TX_BUSY`). The driver should have stopped the queue.
+    Busy(TxRequest<'x>),
 }
 
 /// Network device operations (`struct net_device_ops`), implemented on the driver's private
@@ -81,14 +120,26 @@ pub enum Xmit {
 #[vtable]
 pub trait Operations: Sized + Send + Sync {
     /// Brings the interface up (`ndo_open`).
-    fn open(dev: &Device<Self>, rtnl: &Rtnl) -> Result;
+    fn open(dev: &Device<Self>, rtnl: &mut Rtnl) -> Result;
 
     /// Takes the interface down (`ndo_stop`). The stack has already stopped transmitting: no
     /// [`Operations::start_xmit`] runs during or after this call.
-    fn stop(dev: &Device<Self>, rtnl: &Rtnl) -> Result;
+    fn stop(dev: &Device<Self>, rtnl: &mut Rtnl) -> Result;
 
-    /// Transmits `skb` (`ndo_start_xmit`).
-    fn start_xmit(dev: &Device<Self>, skb: SkBuff) -> Xmit;
+    /// Transmits `skb` (`ndo_start_xmit`): accept it, or hand it back with [`Xmit::Busy`].
+    ///
+    /// Runs with bottom halves disabled, or, from netpoll, with interrupts disabled and
+    /// possibly in hard interrupt context: locks taken here must not be taken with interrupts
+    /// enabled anywhere else.
+    fn start_xmit<'x>(dev: &Device<Self>, skb: TxRequest<'x>) -> Xmit<'x>;
+
+    /// Handles an interrupt on vector `vector` of the lines given to
+    /// [`Registration::new_with_lt`]. Hard interrupt context; runs from before the device is
+    /// registered until after it was unregistered.
+    #[inline]
+    fn handle_irq(_dev: &Device<Self>, _vector: u32) -> IrqReturn {
+        build_error!(VTABLE_DEFAULT_ERROR)
+    }
 
     /// Fills in the interface statistics (`ndo_get_stats64`). May run in any context.
     #[inline]
@@ -105,23 +156,29 @@ pub trait Operations: Sized + Send + Sync {
     /// Programs a new, already validated, unicast MAC address (`ndo_set_mac_address`). The
     /// abstraction stores it in the net_device only when this returns `Ok`.
     #[inline]
-    fn set_mac_address(_dev: &Device<Self>, _rtnl: &Rtnl, _addr: &MacAddress) -> Result {
+    fn set_mac_address(_dev: &Device<Self>, _rtnl: &mut Rtnl, _addr: &MacAddress) -> Result {
         build_error!(VTABLE_DEFAULT_ERROR)
     }
 
     /// Switches to `new_mtu`, already checked against the device's MTU range
     /// (`ndo_change_mtu`). The abstraction stores it only when this returns `Ok`.
     #[inline]
-    fn change_mtu(_dev: &Device<Self>, _rtnl: &Rtnl, _new_mtu: u32) -> Result {
+    fn change_mtu(_dev: &Device<Self>, _rtnl: &mut Rtnl, _new_mtu: u32) -> Result {
         build_error!(VTABLE_DEFAULT_ERROR)
     }
 }
 
 /// Proof that the RTNL lock is held.
 ///
-/// Only the callbacks the networking core calls under RTNL receive one; functions that need
-/// the lock take `&Rtnl`, so calling them from any other context does not compile.
-pub struct Rtnl(PhantomData<*mut ()>);
+/// Only the callbacks the networking core calls under RTNL receive one (as `&mut Rtnl`);
+/// functions that need the lock take `&Rtnl`, so calling them from any other context does not
+/// compile. Functions that must keep others from running under the same lock hold, such as
+/// [`Napi::with_state`](crate::net::napi::Napi::with_state), borrow it mutably.
+///
+/// # Invariants
+///
+/// The RTNL lock is held for as long as the token exists.
+pub struct Rtnl(NotThreadSafe);
 
 impl Rtnl {
     /// # Safety
@@ -129,12 +186,16 @@ impl Rtnl {
     /// The caller must hold the RTNL lock for the lifetime of the returned value.
     #[inline]
     unsafe fn assume_held() -> Self {
-        Rtnl(PhantomData)
+        // INVARIANT: per the safety requirements.
+        Rtnl(NotThreadSafe)
     }
 }
 
-/// The address-list view handed to [`Operations::set_rx_mode`]; the address list lock is held
-/// while it exists.
+/// The address-list view handed to [`Operations::set_rx_mode`].
+///
+/// # Invariants
+///
+/// `dev` is a valid net_device whose address list lock is held for `'a`.
 pub struct RxMode<'a> {
     dev: &'a Opaque<bindings::net_device>,
 }
@@ -183,6 +244,9 @@ impl RxMode<'_> {
 /// The private area of a net_device allocated by [`Registration`].
 struct Priv<T> {
     data: T,
+    /// The string set and count the last `get_sset_count` returned (set in the high half):
+    /// the size of the buffer the ethtool core hands to the `get_strings` that follows.
+    last_sset: Atomic<u64>,
 }
 
 /// A network device whose private area holds a `T`.
@@ -196,7 +260,8 @@ pub struct Device<T: Operations>(Opaque<bindings::net_device>, PhantomData<T>);
 
 // SAFETY: `Device<T>` only hands out `&T`, and `T: Sync + Send`; the C side is thread-safe.
 unsafe impl<T: Operations> Sync for Device<T> {}
-// SAFETY: As above.
+// SAFETY: `Device<T>` only hands out `&T` with `T: Send + Sync`; the C functions it calls may run
+// on any CPU.
 unsafe impl<T: Operations> Send for Device<T> {}
 
 impl<T: Operations> Device<T> {
@@ -217,7 +282,9 @@ impl<T: Operations> Device<T> {
     /// for `T`, valid for `'a`.
     #[inline]
     pub(crate) unsafe fn from_napi_dev<'a>(ptr: *mut bindings::net_device) -> &'a Self {
-        // SAFETY: per the safety requirements, `ptr` was allocated by `Registration::new`.
+        // SAFETY: Per the safety requirements `ptr` is the device of a NAPI instance of `T`, and
+        // only `Registration::new` adds those (through `Unregistered<T>`), so it was allocated
+        // there for `T`.
         unsafe { Self::from_raw(ptr) }
     }
 
@@ -226,7 +293,8 @@ impl<T: Operations> Device<T> {
     /// `ptr` must be a net_device registered by [`Registration`] for `T`, valid for `'a`.
     #[inline]
     pub(crate) unsafe fn from_ethtool<'a>(ptr: *mut bindings::net_device) -> &'a Self {
-        // SAFETY: per the safety requirements.
+        // SAFETY: The ethtool table of `T` is only installed by `Registration::new` for `T`, which
+        // is what `ptr` is per the safety requirements.
         unsafe { Self::from_raw(ptr) }
     }
 
@@ -240,6 +308,27 @@ impl<T: Operations> Device<T> {
     fn priv_ptr(&self) -> *mut Priv<T> {
         // SAFETY: `self` is a valid net_device (type invariant).
         unsafe { bindings::netdev_priv(self.as_raw()) }.cast()
+    }
+
+    /// Records that `get_sset_count` returned `count` for `set` to the ethtool core.
+    #[inline]
+    pub(crate) fn record_sset_count(&self, set: u32, count: u32) {
+        // SAFETY: The private area holds an initialised `Priv<T>` (type invariant).
+        let p = unsafe { &*self.priv_ptr() };
+        p.last_sset
+            .store((u64::from(set) << 32) | u64::from(count), Relaxed);
+    }
+
+    /// The count `get_sset_count` last returned, if it was for `set`; 0 otherwise.
+    #[inline]
+    pub(crate) fn recorded_sset_count(&self, set: u32) -> u32 {
+        // SAFETY: The private area holds an initialised `Priv<T>` (type invariant).
+        let v = unsafe { &*self.priv_ptr() }.last_sset.load(Relaxed);
+        if (v >> 32) as u32 == set {
+            v as u32
+        } else {
+            0
+        }
     }
 
     /// The driver's private data.
@@ -260,7 +349,8 @@ impl<T: Operations> Device<T> {
     /// The current MTU.
     #[inline]
     pub fn mtu(&self) -> u32 {
-        // SAFETY: `self` is valid; a racy read of a `u32` is what `READ_ONCE(dev->mtu)` does.
+        // SAFETY: `self` is a valid net_device (type invariant); a volatile read of the `u32` is
+        // `READ_ONCE(dev->mtu)`, which the core writes with `WRITE_ONCE`.
         unsafe { core::ptr::read_volatile(&raw const (*self.as_raw()).mtu) }
     }
 
@@ -278,42 +368,46 @@ impl<T: Operations> Device<T> {
     /// Whether the interface is up (`netif_running()`).
     #[inline]
     pub fn is_running(&self) -> bool {
-        // SAFETY: `self` is valid.
+        // SAFETY: `self` is a valid net_device (type invariant); `netif_running` reads a state bit.
         unsafe { bindings::netif_running(self.as_raw()) }
     }
 
     /// Reports the link as up (`netif_carrier_on()`). Any context.
     #[inline]
     pub fn carrier_on(&self) {
-        // SAFETY: `self` is valid.
+        // SAFETY: `self` is a valid net_device (type invariant); carrier changes may be made from
+        // any context.
         unsafe { bindings::netif_carrier_on(self.as_raw()) }
     }
 
     /// Reports the link as down (`netif_carrier_off()`). Any context.
     #[inline]
     pub fn carrier_off(&self) {
-        // SAFETY: `self` is valid.
+        // SAFETY: `self` is a valid net_device (type invariant); carrier changes may be made from
+        // any context.
         unsafe { bindings::netif_carrier_off(self.as_raw()) }
     }
 
     /// Whether the link is reported as up.
     #[inline]
     pub fn carrier_ok(&self) -> bool {
-        // SAFETY: `self` is valid.
+        // SAFETY: `self` is a valid net_device (type invariant); reads a state bit.
         unsafe { bindings::netif_carrier_ok(self.as_raw()) }
     }
 
     /// The number of TX queues the stack currently uses.
     #[inline]
     pub fn real_num_tx_queues(&self) -> u32 {
-        // SAFETY: `self` is valid.
+        // SAFETY: `self` is a valid net_device (type invariant); the count only changes under RTNL,
+        // a stale read is harmless.
         unsafe { (*self.as_raw()).real_num_tx_queues }
     }
 
     /// TX queue `index`, or `None` if the device has no such queue.
     #[inline]
     pub fn tx_queue(&self, index: u32) -> Option<&TxQueue> {
-        // SAFETY: `self` is valid.
+        // SAFETY: `self` is a valid net_device (type invariant); `num_tx_queues` is fixed at
+        // allocation.
         if index >= unsafe { (*self.as_raw()).num_tx_queues } {
             return None;
         }
@@ -324,19 +418,26 @@ impl<T: Operations> Device<T> {
     /// Allows every TX queue to transmit (`netif_tx_start_all_queues()`).
     #[inline]
     pub fn tx_start_all_queues(&self) {
-        // SAFETY: `self` is valid.
+        // SAFETY: `self` is a valid net_device (type invariant); starting its queues is allowed in
+        // any context.
         unsafe { bindings::netif_tx_start_all_queues(self.as_raw()) }
     }
 
     /// Stops every TX queue and waits for running transmits to finish (`netif_tx_disable()`).
     #[inline]
     pub fn tx_disable(&self) {
-        // SAFETY: `self` is valid.
+        // SAFETY: `self` is a valid net_device (type invariant); `netif_tx_disable` takes each
+        // queue's xmit lock and spins until running transmits finish, which any
+        // context that does not hold one of those locks may do.
         unsafe { bindings::netif_tx_disable(self.as_raw()) }
     }
 }
 
 /// A transmit queue (`struct netdev_queue`).
+///
+/// # Invariants
+///
+/// A `&TxQueue` is a valid queue of a net_device that outlives the reference.
 #[repr(transparent)]
 pub struct TxQueue(Opaque<bindings::netdev_queue>);
 
@@ -358,28 +459,39 @@ impl TxQueue {
     /// Stops the queue: the stack stops calling `start_xmit` for it.
     #[inline]
     pub fn stop(&self) {
-        // SAFETY: `self` is valid.
+        // SAFETY: `self` is a valid queue (type invariant); setting the stop bit is atomic.
         unsafe { bindings::netif_tx_stop_queue(self.as_raw()) }
     }
 
     /// Restarts a stopped queue and reschedules its qdisc.
     #[inline]
     pub fn wake(&self) {
-        // SAFETY: `self` is valid.
+        // SAFETY: `self` is a valid queue (type invariant); clearing the stop bit and scheduling
+        // the qdisc may happen in any context.
         unsafe { bindings::netif_tx_wake_queue(self.as_raw()) }
     }
 
     /// Whether the driver stopped the queue.
     #[inline]
     pub fn is_stopped(&self) -> bool {
-        // SAFETY: `self` is valid.
+        // SAFETY: `self` is a valid queue (type invariant); reads its state bits.
         unsafe { bindings::netif_tx_queue_stopped(self.as_raw()) }
+    }
+
+    /// Whether the stack will not call `start_xmit` for this queue now: the driver stopped it,
+    /// or byte queue limits did (`netif_xmit_stopped()`). A driver that postponed its doorbell
+    /// because more skbs were coming must ring it when this is true.
+    #[inline]
+    pub fn xmit_stopped(&self) -> bool {
+        // SAFETY: `self` is a valid queue (type invariant); reads its state bits.
+        unsafe { bindings::netif_xmit_stopped(self.as_raw()) }
     }
 
     /// Byte queue limits: `bytes` were handed to the hardware (`netdev_tx_sent_queue()`).
     #[inline]
     pub fn sent(&self, bytes: u32) {
-        // SAFETY: `self` is valid.
+        // SAFETY: `self` is a valid queue (type invariant). BQL needs `sent` calls serialised with
+        // each other, which the xmit path (queue xmit lock) does.
         unsafe { bindings::netdev_tx_sent_queue(self.as_raw(), bytes) }
     }
 
@@ -387,7 +499,8 @@ impl TxQueue {
     /// (`netdev_tx_completed_queue()`).
     #[inline]
     pub fn completed(&self, pkts: u32, bytes: u32) {
-        // SAFETY: `self` is valid.
+        // SAFETY: `self` is a valid queue (type invariant). BQL needs `completed` calls serialised
+        // with each other, which one NAPI instance per queue does.
         unsafe { bindings::netdev_tx_completed_queue(self.as_raw(), pkts, bytes) }
     }
 
@@ -395,7 +508,8 @@ impl TxQueue {
     /// (`netdev_tx_reset_queue()`).
     #[inline]
     pub fn reset(&self) {
-        // SAFETY: `self` is valid.
+        // SAFETY: `self` is a valid queue (type invariant); resetting BQL state is done with the
+        // queue stopped and its ring cleaned.
         unsafe { bindings::netdev_tx_reset_queue(self.as_raw()) }
     }
 }
@@ -426,22 +540,37 @@ pub struct Config<T: Operations> {
     pub real_tx_queues: u32,
     /// Number of RX queues the stack uses at first.
     pub real_rx_queues: u32,
+    /// Name of the interrupt handlers (`/proc/interrupts`).
+    pub irq_name: &'static CStr,
 }
 
 /// A registered network device owning a `T`.
 ///
-/// Dropping it unregisters the device (running [`Operations::stop`] if it is up), drops `T`
-/// and frees the net_device.
+/// Dropping it unregisters the device (running [`Operations::stop`] if it is up), disables the
+/// NAPI instances still enabled, frees the interrupt handlers, drops `T` and frees the
+/// net_device, in that order.
 ///
 /// # Invariants
 ///
-/// `dev` points to a registered net_device allocated for `T` whose private data is initialised.
+/// - `dev` points to a registered net_device allocated for `T` whose private data is
+///   initialised.
+/// - `irqs` are interrupt lines with [`irq_callback::<T>`] requested for this device, each
+///   cookie pointing at its own entry; the vector is never resized once a line is requested.
 pub struct Registration<T: Operations> {
     dev: NonNull<bindings::net_device>,
+    irqs: KVec<IrqLine>,
     _p: PhantomData<T>,
 }
 
-// SAFETY: The registration may be dropped from any thread; `T: Send`.
+/// An interrupt line whose handler calls [`Operations::handle_irq`] of a net_device.
+struct IrqLine {
+    dev: *mut bindings::net_device,
+    irq: u32,
+    vector: u32,
+}
+
+// SAFETY: The registration may be dropped from any thread; `T: Send`. The raw pointers in
+// `irqs` are only used to free the lines, which works from any thread.
 unsafe impl<T: Operations> Send for Registration<T> {}
 // SAFETY: `&Registration` only gives `&Device<T>`, which is `Sync`.
 unsafe impl<T: Operations> Sync for Registration<T> {}
@@ -450,6 +579,11 @@ unsafe impl<T: Operations> Sync for Registration<T> {}
 ///
 /// It lets the initialiser attach NAPI instances to the device; nothing else can be done with
 /// it.
+///
+/// # Invariants
+///
+/// `dev` is a valid, unregistered net_device allocated for `T`, owned by the
+/// [`Registration`] constructor that handed out the reference.
 pub struct Unregistered<T: Operations> {
     dev: NonNull<bindings::net_device>,
     _p: PhantomData<T>,
@@ -462,9 +596,12 @@ impl<T: Operations> Unregistered<T> {
     }
 }
 
-impl<T: Operations> Registration<T> {
+impl<T: Operations + 'static> Registration<T> {
     /// Allocates an Ethernet device with `txqs`/`rxqs` queues under `parent`, initialises its
     /// private data with `init`, applies `config` and registers it.
+    ///
+    /// For private data that borrows from the device binding (`'bound` data), see
+    /// [`Registration::new_with_lt`] and [`pci::Adapter`].
     #[inline]
     pub fn new<I>(
         parent: &device::Device<device::Bound>,
@@ -476,13 +613,52 @@ impl<T: Operations> Registration<T> {
     where
         I: PinInit<T, Error>,
     {
+        // SAFETY: `T: 'static` holds no borrowed data, so nothing dangles if the registration
+        // is forgotten (the device then just stays registered); no interrupt lines.
+        unsafe { Self::new_with_lt(parent, txqs, rxqs, config, &[], init) }
+    }
+}
+
+impl<T: Operations> Registration<T> {
+    /// Allocates an Ethernet device with `txqs`/`rxqs` queues under `parent`, initialises its
+    /// private data with `init`, requests a handler calling [`Operations::handle_irq`] on each
+    /// interrupt line of `irqs` (vector `i` for `irqs[i]`), applies `config` and registers the
+    /// device.
+    ///
+    /// The handlers are requested before the device is registered and freed after it was
+    /// unregistered and its NAPI instances disabled, before `T` is dropped.
+    ///
+    /// # Safety
+    ///
+    /// - The returned registration must be dropped (not forgotten, not leaked) before any data
+    ///   `T` borrows becomes invalid: callbacks keep running for as long as the device is
+    ///   registered.
+    /// - Every line in `irqs` must be an interrupt of `parent` that stays allocated (e.g. an
+    ///   MSI-X vector) until the registration is dropped, with no handler of ours yet.
+    pub unsafe fn new_with_lt<I>(
+        parent: &device::Device<device::Bound>,
+        txqs: u32,
+        rxqs: u32,
+        config: &Config<T>,
+        irqs: &[u32],
+        init: impl FnOnce(&Unregistered<T>) -> I,
+    ) -> Result<Self>
+    where
+        I: PinInit<T, Error>,
+    {
         const {
             assert!(core::mem::align_of::<Priv<T>>() <= bindings::NETDEV_ALIGN as usize);
         }
+        if !irqs.is_empty() && !T::HAS_HANDLE_IRQ {
+            return Err(EINVAL);
+        }
+        let mut lines = KVec::with_capacity(irqs.len(), GFP_KERNEL)?;
         let size = core::mem::size_of::<Priv<T>>().try_into()?;
-        // SAFETY: Plain allocation call.
+        // SAFETY: No preconditions: allocates a device with the given private size and queue
+        // counts, or returns NULL.
         let raw = unsafe { bindings::alloc_etherdev_mqs(size, txqs, rxqs) };
         let dev = NonNull::new(raw).ok_or(ENOMEM)?;
+        // INVARIANT: fresh and unregistered; the token does not outlive this function.
         let unreg = Unregistered::<T> {
             dev,
             _p: PhantomData,
@@ -491,33 +667,78 @@ impl<T: Operations> Registration<T> {
         // SAFETY: `raw` is a fresh net_device; `dev.parent` is what `SET_NETDEV_DEV()` sets.
         unsafe { (*raw).dev.parent = parent.as_raw() };
 
+        // SAFETY: `raw` is a valid net_device allocated with a private area.
+        let priv_ptr = unsafe { bindings::netdev_priv(raw) }.cast::<Priv<T>>();
         // SAFETY: The private area is suitably sized and aligned (checked above) for
-        // `Priv<T>`, whose only field is `data`.
-        let data_ptr = unsafe { &raw mut (*bindings::netdev_priv(raw).cast::<Priv<T>>()).data };
+        // `Priv<T>`, and ours alone while the device is unregistered.
+        unsafe { (&raw mut (*priv_ptr).last_sset).write(Atomic::new(u64::MAX)) };
+        // SAFETY: As for `last_sset` just above: the area is sized, aligned and ours.
+        let data_ptr = unsafe { &raw mut (*priv_ptr).data };
         // SAFETY: `data_ptr` is valid for writes and never moves: the private area lives as
         // long as the net_device. On error nothing was initialised.
         if let Err(e) = unsafe { init(&unreg).__init(data_ptr) } {
-            // SAFETY: `raw` is unregistered and owned by us.
+            // SAFETY: `raw` is unregistered and owned by us; `Napi::new` adds its instance as
+            // the last, infallible step, so a failed initialiser left none on the device.
             unsafe { bindings::free_netdev(raw) };
             return Err(e);
         }
 
-        let this = Registration::<T> {
+        for (vector, irq) in irqs.iter().enumerate() {
+            // `push` within the reserved capacity: the entries never move.
+            lines.push(
+                IrqLine {
+                    dev: raw,
+                    irq: *irq,
+                    vector: vector as u32,
+                },
+                GFP_KERNEL,
+            )?;
+        }
+        // INVARIANT: `irqs` is empty until the lines are requested, one by one, below.
+        let mut this = Registration::<T> {
             dev,
+            irqs: KVec::new(),
             _p: PhantomData,
         };
-        // From here on, dropping `this` on an error path frees everything; it must not
-        // unregister a device that was never registered.
+        // From here on, an error path frees everything but must not unregister a device that
+        // was never registered.
         let fail = |this: Self, e: Error| -> Error {
+            let mut this = core::mem::ManuallyDrop::new(this);
             let raw = this.dev.as_ptr();
-            core::mem::forget(this);
-            // SAFETY: `raw` holds an initialised `Priv<T>` and is not registered.
+            let lines = core::mem::take(&mut this.irqs);
+            // SAFETY: Nothing is registered: no callback ran, so no NAPI instance can be
+            // enabled; the lines in `lines` were requested by us with their own addresses.
+            // Then nothing runs any more and the private data and device can go.
             unsafe {
+                napi::disable_all(raw);
+                free_lines(&lines);
                 core::ptr::drop_in_place(bindings::netdev_priv(raw).cast::<Priv<T>>());
                 bindings::free_netdev(raw);
             }
             e
         };
+
+        this.irqs = lines;
+        for i in 0..this.irqs.len() {
+            let line = &this.irqs[i];
+            // SAFETY: `line.irq` is an interrupt of `parent` without a handler of ours (safety
+            // requirement); the cookie is the entry itself, which does not move until it is
+            // freed; `T`'s private data is initialised, so the handler may run at once.
+            let r = to_result(unsafe {
+                bindings::request_irq(
+                    line.irq,
+                    Some(irq_callback::<T>),
+                    0,
+                    config.irq_name.as_char_ptr(),
+                    core::ptr::from_ref(line).cast_mut().cast(),
+                )
+            });
+            if let Err(e) = r {
+                // Only the lines before `i` were requested.
+                this.irqs.truncate(i);
+                return Err(fail(this, e));
+            }
+        }
 
         if !is_valid_ether_addr(&config.mac) {
             return Err(fail(this, EADDRNOTAVAIL));
@@ -562,14 +783,51 @@ impl<T: Operations> Registration<T> {
     }
 }
 
+/// Frees the handlers of `lines`, waiting for running ones to finish.
+///
+/// # Safety
+///
+/// Each line must have been requested with its own address as the cookie, and not freed yet.
+unsafe fn free_lines(lines: &[IrqLine]) {
+    for line in lines {
+        // SAFETY: Requested with this cookie (safety requirement); `free_irq` waits for a
+        // running handler, after which none runs for this cookie.
+        unsafe { bindings::free_irq(line.irq, core::ptr::from_ref(line).cast_mut().cast()) };
+    }
+}
+
+/// # Safety
+///
+/// Only the interrupt core calls this, with a cookie that points at an [`IrqLine`] of a live
+/// [`Registration<T>`].
+unsafe extern "C" fn irq_callback<T: Operations>(
+    _irq: c_int,
+    cookie: *mut c_void,
+) -> bindings::irqreturn_t {
+    // SAFETY: The cookie is an `IrqLine` of a registration, alive until `free_irq` returned.
+    let line = unsafe { &*cookie.cast::<IrqLine>() };
+    // SAFETY: `line.dev` was allocated by `Registration` for `T`; its private data is
+    // initialised before the line is requested and dropped only after it was freed.
+    let dev = unsafe { Device::<T>::from_raw(line.dev) };
+    bindings::irqreturn_t(T::handle_irq(dev, line.vector) as c_uint)
+}
+
 impl<T: Operations> Drop for Registration<T> {
     #[inline]
     fn drop(&mut self) {
         let raw = self.dev.as_ptr();
-        // SAFETY: `raw` is registered (type invariant). After `unregister_netdev` returns no
-        // callback runs any more, so the private data can be dropped and the device freed.
+        // SAFETY: `raw` is registered (type invariant); this unregisters it once.
+        unsafe { bindings::unregister_netdev(raw) };
+        // SAFETY: After `unregister_netdev` no callback runs any more, so nothing else can
+        // reach the `enabled` flags; every NAPI instance of the device was added by
+        // `Napi::new` (only it adds instances, and it needs the `Unregistered<T>` token of
+        // this device).
+        unsafe { napi::disable_all(raw) };
+        // SAFETY: Our lines, requested with their own addresses as cookies (type invariant).
+        unsafe { free_lines(&self.irqs) };
+        // SAFETY: No callback, no poll and no interrupt handler runs any more, so the private
+        // data can be dropped, then the device freed.
         unsafe {
-            bindings::unregister_netdev(raw);
             core::ptr::drop_in_place(bindings::netdev_priv(raw).cast::<Priv<T>>());
             bindings::free_netdev(raw);
         }
@@ -613,9 +871,11 @@ impl<T: Operations> OpsTable<T> {
     /// `dev` must be a net_device registered by [`Registration`] for `T`.
     unsafe extern "C" fn open(dev: *mut bindings::net_device) -> c_int {
         from_result(|| {
-            // SAFETY: per the function's safety requirements; the core holds RTNL.
-            let (dev, rtnl) = unsafe { (Device::<T>::from_raw(dev), Rtnl::assume_held()) };
-            T::open(dev, &rtnl)?;
+            // SAFETY: `dev` was registered by `Registration` for `T` (safety requirement), so its
+            // private data is initialised until after unregistration; `ndo_open` is called
+            // with RTNL held for the whole call.
+            let (dev, mut rtnl) = unsafe { (Device::<T>::from_raw(dev), Rtnl::assume_held()) };
+            T::open(dev, &mut rtnl)?;
             Ok(0)
         })
     }
@@ -625,12 +885,12 @@ impl<T: Operations> OpsTable<T> {
     /// As for `open`.
     unsafe extern "C" fn stop(dev: *mut bindings::net_device) -> c_int {
         from_result(|| {
-            // SAFETY: per the function's safety requirements; the core holds RTNL.
-            let (dev, rtnl) = unsafe { (Device::<T>::from_raw(dev), Rtnl::assume_held()) };
+            // SAFETY: As in `open`: registered for `T`, and `ndo_stop` runs under RTNL.
+            let (dev, mut rtnl) = unsafe { (Device::<T>::from_raw(dev), Rtnl::assume_held()) };
             // Make "no start_xmit during or after stop" true even for callers that bypass the
             // qdisc layer (netpoll, pktgen): they check the queue state under its lock.
             dev.tx_disable();
-            T::stop(dev, &rtnl)?;
+            T::stop(dev, &mut rtnl)?;
             Ok(0)
         })
     }
@@ -642,15 +902,24 @@ impl<T: Operations> OpsTable<T> {
         skb: *mut bindings::sk_buff,
         dev: *mut bindings::net_device,
     ) -> bindings::netdev_tx_t {
-        // SAFETY: per the function's safety requirements.
+        // SAFETY: `dev` was registered by `Registration` for `T` (safety requirement).
         let dev = unsafe { Device::<T>::from_raw(dev) };
-        // SAFETY: the stack hands over its reference to `skb`.
+        // SAFETY: The stack hands over its reference to `skb` for the duration of the call and
+        // takes it back only with `NETDEV_TX_BUSY`.
         let skb = unsafe { SkBuff::from_raw(skb) };
-        match T::start_xmit(dev, skb) {
+        let raw = skb.as_raw();
+        // INVARIANT: the request holds the skb of this call, unmodified.
+        let req = TxRequest {
+            skb,
+            _brand: PhantomData,
+        };
+        match T::start_xmit(dev, req) {
             Xmit::Ok => bindings::netdev_tx_NETDEV_TX_OK,
-            Xmit::Busy(skb) => {
+            Xmit::Busy(req) => {
+                // The brand makes `req` the request of this call (`TxRequest` invariant).
+                debug_assert!(req.skb.as_raw() == raw);
                 // The stack keeps its reference and requeues the skb.
-                let _ = skb.into_raw();
+                let _ = req.skb.into_raw();
                 bindings::netdev_tx_NETDEV_TX_BUSY
             }
         }
@@ -663,7 +932,8 @@ impl<T: Operations> OpsTable<T> {
         dev: *mut bindings::net_device,
         stats: *mut bindings::rtnl_link_stats64,
     ) {
-        // SAFETY: per the function's safety requirements.
+        // SAFETY: `dev` was registered by `Registration` for `T` (safety requirement); the core
+        // passes a `stats` valid for writes for the call.
         let (dev, stats) = unsafe { (Device::<T>::from_raw(dev), &mut *stats) };
         T::get_stats64(dev, stats);
     }
@@ -672,7 +942,8 @@ impl<T: Operations> OpsTable<T> {
     ///
     /// As for `open`; the caller holds the address list lock.
     unsafe extern "C" fn set_rx_mode(dev: *mut bindings::net_device) {
-        // SAFETY: per the function's safety requirements.
+        // SAFETY: `dev` was registered by `Registration` for `T` (safety requirement);
+        // `ndo_set_rx_mode` runs with the address list lock held, which `RxMode` relies on.
         let d = unsafe { Device::<T>::from_raw(dev) };
         let mode = RxMode { dev: &d.0 };
         T::set_rx_mode(d, &mode);
@@ -686,8 +957,9 @@ impl<T: Operations> OpsTable<T> {
         addr: *mut c_void,
     ) -> c_int {
         from_result(|| {
-            // SAFETY: per the function's safety requirements; the core holds RTNL.
-            let (d, rtnl) = unsafe { (Device::<T>::from_raw(dev), Rtnl::assume_held()) };
+            // SAFETY: As in `open`: registered for `T`, and `ndo_set_mac_address` runs under
+            // RTNL.
+            let (d, mut rtnl) = unsafe { (Device::<T>::from_raw(dev), Rtnl::assume_held()) };
             let sa = addr.cast::<bindings::sockaddr>();
             let mut mac = [0u8; ETH_ALEN];
             // SAFETY: `sa_data` holds at least `ETH_ALEN` bytes.
@@ -701,7 +973,7 @@ impl<T: Operations> OpsTable<T> {
             if !is_valid_ether_addr(&mac) {
                 return Err(EADDRNOTAVAIL);
             }
-            T::set_mac_address(d, &rtnl, &mac)?;
+            T::set_mac_address(d, &mut rtnl, &mac)?;
             // SAFETY: `dev` is valid and RTNL is held.
             unsafe { bindings::eth_hw_addr_set(dev, mac.as_ptr()) };
             Ok(0)
@@ -713,10 +985,10 @@ impl<T: Operations> OpsTable<T> {
     /// As for `open`.
     unsafe extern "C" fn change_mtu(dev: *mut bindings::net_device, new_mtu: c_int) -> c_int {
         from_result(|| {
-            // SAFETY: per the function's safety requirements; the core holds RTNL.
-            let (d, rtnl) = unsafe { (Device::<T>::from_raw(dev), Rtnl::assume_held()) };
+            // SAFETY: As in `open`: registered for `T`, and `ndo_change_mtu` runs under RTNL.
+            let (d, mut rtnl) = unsafe { (Device::<T>::from_raw(dev), Rtnl::assume_held()) };
             let mtu = u32::try_from(new_mtu).map_err(|_| EINVAL)?;
-            T::change_mtu(d, &rtnl, mtu)?;
+            T::change_mtu(d, &mut rtnl, mtu)?;
             // SAFETY: `dev` is valid; this is `WRITE_ONCE(dev->mtu, new_mtu)`.
             unsafe { core::ptr::write_volatile(&raw mut (*dev).mtu, mtu) };
             Ok(0)

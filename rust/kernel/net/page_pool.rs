@@ -6,7 +6,23 @@
 //! the pool. A page is owned by value: it goes back to its pool when it is recycled with the
 //! number of bytes the device wrote ([`Page::recycle`]), when it becomes part of an skb
 //! ([`Page::build_skb`]), or when it is dropped. Because each of those consumes the page, a
-//! page cannot be read after it was recycled.
+//! page cannot be used after it was recycled.
+//!
+//! A [`Page<'p>`](Page) borrows its pool: it cannot outlive it (once a pool is destroyed, the
+//! C side unmaps the pages still in flight, so a page's DMA address would be stale). A page
+//! that waits in a receive ring between polls is [`park`](Page::park)ed: a [`ParkedPage`]
+//! has no lifetime and no DMA address, and only the pool it came from can
+//! [`unpark`](PagePool::unpark) it again.
+//!
+//! The pool's lockless cache is used by allocation and by direct recycling. A pool is not
+//! `Sync` and every [`Page`] holds a shared borrow of it, so both only ever happen on the one
+//! thread (CPU context) that holds the pool: a page of one pool recycled in the poll of another
+//! NAPI instance cannot race that pool's own poll. Direct recycling also needs an
+//! [`RxContext`], i.e. softirq, as the C side requires.
+//!
+//! No Rust reference to the bytes the device writes is ever created: received data reaches the
+//! stack inside an skb (built around the page or copied by C), so a device that keeps writing
+//! cannot invalidate a Rust borrow.
 //!
 //! C headers: [`include/net/page_pool/types.h`](srctree/include/net/page_pool/types.h),
 //! [`include/net/page_pool/helpers.h`](srctree/include/net/page_pool/helpers.h).
@@ -14,10 +30,10 @@
 use crate::{
     bindings, device,
     dma::DmaAddress,
-    net::{napi::NapiContext, skb::SkBuff},
+    net::{napi::RxContext, skb::SkBuff},
     prelude::*,
 };
-use core::ptr::NonNull;
+use core::{cell::Cell, marker::PhantomData, ptr::NonNull};
 
 /// Size of one page, the unit a pool hands out (order-0 pools only).
 pub const PAGE_SIZE: u32 = bindings::PAGE_SIZE as u32;
@@ -38,16 +54,22 @@ pub struct Params {
 /// A page pool that maps its pages for the device and syncs them before reuse
 /// (`PP_FLAG_DMA_MAP | PP_FLAG_DMA_SYNC_DEV`), for device-to-memory DMA.
 ///
+/// It is `Send` but not `Sync`: it can move to the NAPI poll that uses it, but it is only ever
+/// used from one context at a time, which is what the pool's lockless cache requires.
+///
 /// # Invariants
 ///
-/// `self.0` is a page pool created by [`PagePool::new`] and destroyed on drop.
-pub struct PagePool(NonNull<bindings::page_pool>);
+/// `pool` is a page pool created by [`PagePool::new`] with `offset + max_len <= PAGE_SIZE`,
+/// holding one user reference that is dropped (`page_pool_destroy()`) on drop.
+pub struct PagePool {
+    pool: NonNull<bindings::page_pool>,
+    _not_sync: PhantomData<Cell<()>>,
+}
 
-// SAFETY: A page pool may be used from any CPU; the allocation fast path is only used through
-// `&mut self` or the NAPI context of its owner (see `alloc`).
+// SAFETY: A pool may be handed to another CPU; every use of its lockless cache goes through
+// `&PagePool` (allocation) or a `Page` borrowing it (direct recycling), and `PagePool: !Sync`
+// keeps those on one context at a time.
 unsafe impl Send for PagePool {}
-// SAFETY: `&PagePool` only reads pool statistics and the pool pointer.
-unsafe impl Sync for PagePool {}
 
 impl PagePool {
     /// Creates a pool for `dev`.
@@ -68,47 +90,79 @@ impl PagePool {
             max_len: params.max_len,
             offset: params.offset,
         };
-        // SAFETY: Reading the zeroed slow group as a whole is valid.
+        // SAFETY: The slow group was zeroed above, so reading it as a whole reads initialised
+        // plain data.
         let mut slow = unsafe { p.__bindgen_anon_2.slow };
         slow.flags = bindings::PP_FLAG_DMA_MAP | bindings::PP_FLAG_DMA_SYNC_DEV;
         p.__bindgen_anon_2.slow = slow;
-        // SAFETY: `p` is fully initialised; `dev` outlives the pool's use by the driver, and
-        // the pool keeps its own reference for in-flight pages.
+        // SAFETY: `p` is fully initialised and only read during the call; `dev` is bound, and
+        // the pool takes its own reference to it for its DMA mappings.
         let pool = unsafe { bindings::page_pool_create(&p) };
-        if pool.is_null() {
-            return Err(ENOMEM);
-        }
         let pool = crate::error::from_err_ptr(pool)?;
-        // INVARIANT: created above.
-        Ok(Self(NonNull::new(pool).ok_or(ENOMEM)?))
+        // INVARIANT: created above with the checked parameters; we own the creation reference.
+        Ok(Self {
+            pool: NonNull::new(pool).ok_or(ENOMEM)?,
+            _not_sync: PhantomData,
+        })
     }
 
     /// Takes a page from the pool, mapped and synced for the device; `None` when memory is
     /// short (the caller must count the failure).
     ///
-    /// `&mut self` makes the single-consumer fast path exclusive: a pool is refilled only by
-    /// its owner.
+    /// The page borrows the pool; [`Page::park`] turns it into a [`ParkedPage`] to keep it in a
+    /// ring across polls.
     #[inline]
-    pub fn alloc(&mut self) -> Option<Page> {
-        // SAFETY: `self.0` is a live pool; exclusive access per `&mut self`.
-        let page = unsafe { bindings::page_pool_dev_alloc_pages(self.0.as_ptr()) };
-        // INVARIANT: a non-null page came from this pool and is ours.
-        NonNull::new(page).map(Page)
+    pub fn alloc(&self) -> Option<Page<'_>> {
+        // SAFETY: `self.pool` is live (type invariant). The lockless cache it may use is only
+        // touched from the context holding `&self` (`PagePool: !Sync`).
+        let page = unsafe { bindings::page_pool_dev_alloc_pages(self.pool.as_ptr()) };
+        // INVARIANT: a non-null page came from this pool and its reference is ours.
+        NonNull::new(page).map(|page| Page { page, pool: self })
+    }
+
+    /// Takes a parked page back, if it belongs to this pool; otherwise hands it back.
+    #[inline]
+    pub fn unpark(&self, page: ParkedPage) -> core::result::Result<Page<'_>, ParkedPage> {
+        // SAFETY: `page.0` is a page pool page (`ParkedPage` invariant).
+        if unsafe { bindings::page_pool_of(page.0.as_ptr()) } != self.pool.as_ptr() {
+            return Err(page);
+        }
+        let raw = page.0;
+        core::mem::forget(page);
+        // INVARIANT: the page belongs to `self` (checked above); its reference moves over.
+        Ok(Page {
+            page: raw,
+            pool: self,
+        })
     }
 
     /// Returns the raw pool.
     #[inline]
     pub fn as_raw(&self) -> *mut bindings::page_pool {
-        self.0.as_ptr()
+        self.pool.as_ptr()
+    }
+
+    #[inline]
+    fn params(&self) -> &bindings::page_pool_params__bindgen_ty_1_page_pool_params_fast {
+        // SAFETY: The pool is live (type invariant); its fast parameters are written at
+        // creation only.
+        unsafe { &(*self.pool.as_ptr()).p }
+    }
+
+    /// Offset in the page where the device starts writing (the headroom).
+    #[inline]
+    pub fn offset(&self) -> u32 {
+        self.params().offset
     }
 
     /// A handle that reads this pool's statistics from any context, for as long as the
     /// handle lives (it keeps the pool alive).
     #[inline]
     pub fn stats_handle(&self) -> StatsHandle {
-        // SAFETY: `self.0` is live; the extra user reference is dropped by `StatsHandle`.
-        unsafe { bindings::page_pool_get(self.0.as_ptr()) };
-        StatsHandle(self.0)
+        // SAFETY: `self.pool` is live; the extra user reference is dropped by `StatsHandle`.
+        unsafe { bindings::page_pool_get(self.pool.as_ptr()) };
+        // INVARIANT: we took one user reference above.
+        StatsHandle(self.pool)
     }
 }
 
@@ -121,7 +175,7 @@ pub struct StatsHandle(NonNull<bindings::page_pool>);
 
 // SAFETY: Reading statistics is safe from any CPU; the reference keeps the pool alive.
 unsafe impl Send for StatsHandle {}
-// SAFETY: As above; only reads.
+// SAFETY: `&StatsHandle` only reads per-CPU counters, which C allows from any CPU.
 unsafe impl Sync for StatsHandle {}
 
 impl StatsHandle {
@@ -129,7 +183,8 @@ impl StatsHandle {
     #[cfg(CONFIG_PAGE_POOL_STATS)]
     #[inline]
     pub fn add_to(&self, stats: &mut Stats) {
-        // SAFETY: The pool is alive (type invariant); `stats` is valid for writes.
+        // SAFETY: Our user reference keeps the pool allocated (type invariant); the C side
+        // reads per-CPU counters racily by design; `stats.0` is valid for writes.
         unsafe { bindings::page_pool_get_stats(self.0.as_ptr(), &mut stats.0) };
     }
 }
@@ -137,7 +192,8 @@ impl StatsHandle {
 impl Drop for StatsHandle {
     #[inline]
     fn drop(&mut self) {
-        // SAFETY: Drops our user reference; the pool is released with its last user.
+        // SAFETY: We own one user reference (type invariant) and give it up; the C side tears
+        // the pool down with its last user.
         unsafe { bindings::page_pool_destroy(self.0.as_ptr()) };
     }
 }
@@ -150,7 +206,7 @@ pub struct Stats(bindings::page_pool_stats);
 impl Default for Stats {
     #[inline]
     fn default() -> Self {
-        // SAFETY: All-zero counters are valid.
+        // SAFETY: `page_pool_stats` is plain counters: all-zero is valid.
         Self(unsafe { core::mem::zeroed() })
     }
 }
@@ -160,7 +216,7 @@ impl Stats {
     /// Number of counters `ethtool -S` shows for page pools.
     #[inline]
     pub fn count() -> u32 {
-        // SAFETY: Returns a constant.
+        // SAFETY: No preconditions; returns a constant.
         let n = unsafe { bindings::page_pool_ethtool_stats_get_count() };
         u32::try_from(n).unwrap_or(0)
     }
@@ -194,57 +250,72 @@ impl Stats {
 impl Drop for PagePool {
     #[inline]
     fn drop(&mut self) {
-        // SAFETY: `self.0` is live; C defers the release until every in-flight page came back.
-        unsafe { bindings::page_pool_destroy(self.0.as_ptr()) };
+        // SAFETY: We own the creation reference (type invariant). No `Page` borrows the pool any
+        // more, so nothing uses its lockless cache; pages still in skbs or parked keep the C
+        // pool allocated until they come back.
+        unsafe { bindings::page_pool_destroy(self.pool.as_ptr()) };
     }
 }
 
-/// A page owned by the driver, taken from a [`PagePool`].
+/// A page owned by the driver, taken from a [`PagePool`] that it borrows.
+///
+/// It is not `Send`: it stays in the context that holds its pool.
 ///
 /// # Invariants
 ///
-/// `self.0` is a page allocated from a live page pool (`page->pp`), with one reference owned by
-/// this object.
-pub struct Page(NonNull<bindings::page>);
+/// `page` was allocated from `pool` (its `pp` is `pool`), with one reference owned by this
+/// object; the pool is live for `'p`, so the page is DMA-mapped.
+pub struct Page<'p> {
+    page: NonNull<bindings::page>,
+    pool: &'p PagePool,
+}
 
-// SAFETY: Page ownership can move between CPUs.
-unsafe impl Send for Page {}
-// SAFETY: `&Page` only reads.
-unsafe impl Sync for Page {}
-
-impl Page {
-    #[inline]
-    fn pool(&self) -> *mut bindings::page_pool {
-        // SAFETY: `self.0` is a page pool page (type invariant).
-        unsafe { bindings::page_pool_of(self.0.as_ptr()) }
-    }
-
+impl<'p> Page<'p> {
     /// The DMA address of the start of the page.
     #[inline]
     pub fn dma_addr(&self) -> DmaAddress {
-        // SAFETY: The page belongs to a DMA-mapping pool.
-        unsafe { bindings::page_pool_get_dma_addr(self.0.as_ptr()) }
+        // SAFETY: The page belongs to the live, DMA-mapping `pool` (type invariant), so it has
+        // a mapping and its address is stored in the page.
+        unsafe { bindings::page_pool_get_dma_addr(self.page.as_ptr()) }
     }
 
-    /// Makes the `len` bytes the device wrote at the pool's offset visible to the CPU and
-    /// returns them. Fails with `EINVAL` if they do not fit in the page: a device reporting a
-    /// longer frame than its buffer is stopped here, before anything reads it.
+    /// Gives the page to a ring slot until the device has written it: a parked page has no
+    /// lifetime, no DMA address and can only come back through its own pool.
     #[inline]
-    pub fn sync_for_cpu(&mut self, len: u32) -> Result<&[u8]> {
-        let pool = self.pool();
-        // SAFETY: `pool` is the live pool of this page.
-        let offset = unsafe { (*pool).p.offset };
+    pub fn park(self) -> ParkedPage {
+        // INVARIANT: a page pool page whose reference moves over.
+        ParkedPage(self.into_raw())
+    }
+
+    #[inline]
+    fn check_len(&self, len: u32) -> Result<u32> {
+        let offset = self.pool.offset();
         if offset.checked_add(len).ok_or(EINVAL)? > PAGE_SIZE {
             return Err(EINVAL);
         }
-        // SAFETY: The range is inside the page; the pool mapped it.
-        unsafe { bindings::page_pool_dma_sync_for_cpu(pool, self.0.as_ptr(), 0, len) };
-        // SAFETY: The page is in the kernel's linear map (order-0 pool pages), we own it, and
-        // the range is inside it.
-        Ok(unsafe {
-            let base = bindings::page_pool_page_address(self.0.as_ptr()).cast::<u8>();
-            core::slice::from_raw_parts(base.add(offset as usize), len as usize)
-        })
+        Ok(offset)
+    }
+
+    /// Copies the `len` bytes the device wrote at the pool's offset to the end of `skb`, after
+    /// making them visible to the CPU. Fails with `EINVAL` if they do not fit in the page (a
+    /// device reporting a longer frame than its buffer is stopped here), and with `EMSGSIZE`
+    /// if `skb` lacks the room or is not the caller's own.
+    #[inline]
+    pub fn copy_to_skb(&self, skb: &mut SkBuff, len: u32) -> Result {
+        let offset = self.check_len(len)?;
+        skb.check_put(len)?;
+        // SAFETY: The range is inside the page (checked above), which `pool` mapped.
+        unsafe {
+            bindings::page_pool_dma_sync_for_cpu(self.pool.as_raw(), self.page.as_ptr(), 0, len)
+        };
+        // SAFETY: The page is in the kernel's linear map (order-0 pool pages) and `offset +
+        // len` lies inside it; `skb` has `len` bytes of tailroom and is private (checked by
+        // `check_put`). C copies without any Rust reference to the page's bytes.
+        unsafe {
+            let base = bindings::page_pool_page_address(self.page.as_ptr()).cast::<u8>();
+            bindings::skb_put_data(skb.as_raw(), base.add(offset as usize).cast(), len);
+        }
+        Ok(())
     }
 
     /// Makes `len` bytes at the pool's offset, written by the CPU or to be written by the
@@ -253,38 +324,42 @@ impl Page {
     /// pool's `max_len`.
     #[inline]
     pub fn sync_for_device(&mut self, len: u32) {
-        let pool = self.pool();
-        // SAFETY: `pool` is the live pool of this page.
-        let (dev, offset, max_len) =
-            unsafe { ((*pool).p.dev, (*pool).p.offset, (*pool).p.max_len) };
-        // SAFETY: The page is mapped by its pool for `dev`; the range is inside the mapping.
+        let p = self.pool.params();
+        // SAFETY: The page is mapped by its live pool for `p.dev` (type invariant); the range
+        // from `offset` of at most `max_len` bytes is inside the page (pool invariant).
         unsafe {
             bindings::dma_sync_single_for_device(
-                dev,
-                self.dma_addr() + u64::from(offset),
-                len.min(max_len) as usize,
+                p.dev,
+                self.dma_addr() + u64::from(p.offset),
+                len.min(p.max_len) as usize,
                 bindings::dma_data_direction::DMA_FROM_DEVICE,
             )
         };
     }
 
-    /// Gives the page back to its pool from the pool's NAPI poll, telling it that the device
-    /// wrote `dirty_len` bytes from the pool's offset: only those are synced for the device
-    /// again. Pass 0 for a page the device never wrote (teardown, errored descriptor): then no
-    /// sync is done at all.
+    /// Gives the page back to its pool from a NAPI poll, telling it that the device wrote
+    /// `dirty_len` bytes from the pool's offset: only those are synced for the device again.
+    /// Pass 0 for a page the device never wrote (teardown, errored descriptor): then no sync
+    /// is done at all. The page goes straight to the pool's lockless cache.
     #[inline]
-    pub fn recycle(self, _ctx: &NapiContext<'_>, dirty_len: u32) {
-        let (pool, page) = (self.pool(), self.into_raw());
-        // SAFETY: We own `page` and give it back; in NAPI context direct recycling is allowed.
-        unsafe { bindings::page_pool_put_page(pool, page, dirty_len, true) };
+    pub fn recycle(self, _rx: &RxContext<'_, '_>, dirty_len: u32) {
+        let pool = self.pool.as_raw();
+        let page = self.into_raw();
+        // SAFETY: We own `page`, a page of `pool`, and give the reference back. Direct
+        // recycling touches the lockless cache: we are in softirq (`RxContext` invariant) and
+        // hold the pool's only context (`Page` borrows the `!Sync` pool), so no allocation from
+        // it runs concurrently.
+        unsafe { bindings::page_pool_put_page(pool, page.as_ptr(), dirty_len, true) };
     }
 
     /// Gives the page back to its pool from any context, syncing `dirty_len` bytes.
     #[inline]
     pub fn release(self, dirty_len: u32) {
-        let (pool, page) = (self.pool(), self.into_raw());
-        // SAFETY: We own `page` and give it back; `allow_direct = false` is safe anywhere.
-        unsafe { bindings::page_pool_put_page(pool, page, dirty_len, false) };
+        let pool = self.pool.as_raw();
+        let page = self.into_raw();
+        // SAFETY: We own `page`, a page of `pool`, and give the reference back;
+        // `allow_direct = false` takes the pool's locked ring, valid in any context.
+        unsafe { bindings::page_pool_put_page(pool, page.as_ptr(), dirty_len, false) };
     }
 
     /// Builds an skb around the page (`napi_build_skb()`) holding the `len` bytes the device
@@ -294,27 +369,35 @@ impl Page {
     /// On allocation failure, or if the frame does not fit in front of the skb's shared info,
     /// the page is handed back so the caller can recycle it and count the failure.
     #[inline]
-    pub fn build_skb(self, _ctx: &NapiContext<'_>, len: u32) -> core::result::Result<SkBuff, Page> {
-        let mut page = self;
-        // SAFETY: `pool` is the live pool of this page.
-        let headroom = unsafe { (*page.pool()).p.offset };
+    pub fn build_skb(
+        self,
+        _rx: &RxContext<'_, '_>,
+        len: u32,
+    ) -> core::result::Result<SkBuff, Self> {
+        let headroom = self.pool.offset();
         let fits = headroom
             .checked_add(len)
             .and_then(|n| n.checked_add(SKB_SHINFO_SIZE))
             .is_some_and(|n| n <= PAGE_SIZE);
-        if !fits || page.sync_for_cpu(len).is_err() {
-            return Err(page);
+        if !fits {
+            return Err(self);
         }
-        // SAFETY: The page is ours and mapped in the linear map.
-        let va = unsafe { bindings::page_pool_page_address(page.0.as_ptr()) };
-        // SAFETY: In NAPI context (token); `va` is a whole page we own.
+        // SAFETY: The range is inside the page (checked above), which `pool` mapped.
+        unsafe {
+            bindings::page_pool_dma_sync_for_cpu(self.pool.as_raw(), self.page.as_ptr(), 0, len)
+        };
+        // SAFETY: The page is ours and in the linear map (order-0 pool pages).
+        let va = unsafe { bindings::page_pool_page_address(self.page.as_ptr()) };
+        // SAFETY: `napi_build_skb` must run in NAPI softirq context, which `_rx` proves; `va`
+        // is a whole page we own.
         let skb = unsafe { bindings::napi_build_skb(va, PAGE_SIZE) };
         if skb.is_null() {
-            return Err(page);
+            return Err(self);
         }
-        // The skb owns the page now.
-        let _ = page.into_raw();
-        // SAFETY: `skb` is new and ours; the sizes were checked above against the page.
+        // The skb owns the page reference now.
+        let _ = self.into_raw();
+        // SAFETY: `skb` is new and ours; headroom, data and shared info fit in the page
+        // (checked above), so neither call can overrun.
         unsafe {
             bindings::skb_reserve(skb, headroom as c_int);
             bindings::skb_put(skb, len);
@@ -325,45 +408,72 @@ impl Page {
 
     /// Adds the `len` bytes the device wrote at the pool's offset to `skb` as a page fragment;
     /// the page returns to its pool when the stack frees the skb. On failure (the skb has no
-    /// fragment slot left, or `len` does not fit) the page is handed back.
+    /// fragment slot left, is not the caller's own, or `len` does not fit) the page is handed
+    /// back.
     #[inline]
-    pub fn add_to_skb(self, skb: &mut SkBuff, len: u32) -> core::result::Result<(), Page> {
-        let mut page = self;
-        if page.sync_for_cpu(len).is_err() {
-            return Err(page);
+    pub fn add_to_skb(self, skb: &mut SkBuff, len: u32) -> core::result::Result<(), Self> {
+        let Ok(offset) = self.check_len(len) else {
+            return Err(self);
+        };
+        if skb.check_add_frag().is_err() {
+            return Err(self);
         }
-        // SAFETY: `pool` is the live pool of this page.
-        let offset = unsafe { (*page.pool()).p.offset };
-        if skb.nr_frags() >= crate::net::skb::MAX_FRAGS {
-            return Err(page);
-        }
-        let raw = page.into_raw();
-        // SAFETY: we give up our page reference; `offset + len` is inside the page (checked by
-        // `sync_for_cpu`) and a fragment slot is free (checked above).
-        let r = unsafe { skb.add_rx_frag(raw, offset, len, PAGE_SIZE) };
-        // The slot was checked above, so this cannot fail; keep the page owned if it did.
-        if r.is_err() {
-            // SAFETY: the page reference was not taken by the skb.
-            return Err(Page(unsafe { NonNull::new_unchecked(raw) }));
-        }
+        // SAFETY: The range is inside the page (checked above), which `pool` mapped.
+        unsafe {
+            bindings::page_pool_dma_sync_for_cpu(self.pool.as_raw(), self.page.as_ptr(), 0, len)
+        };
+        let raw = self.into_raw();
+        // SAFETY: We give up our page reference; `offset + len` is inside the page and the skb
+        // is private with a free fragment slot (both checked above).
+        unsafe { skb.add_rx_frag(raw.as_ptr(), offset, len, PAGE_SIZE) };
         skb.mark_for_recycle();
         Ok(())
     }
 
     #[inline]
-    fn into_raw(self) -> *mut bindings::page {
-        let p = self.0.as_ptr();
+    fn into_raw(self) -> NonNull<bindings::page> {
+        let p = self.page;
         core::mem::forget(self);
         p
     }
 }
 
-impl Drop for Page {
+impl Drop for Page<'_> {
     #[inline]
     fn drop(&mut self) {
-        // A page dropped without being recycled was not written as far as we know: sync
-        // nothing.
-        // SAFETY: We own the page; `allow_direct = false` is safe in any context.
-        unsafe { bindings::page_pool_put_page(self.pool(), self.0.as_ptr(), 0, false) };
+        // SAFETY: We own the page reference (type invariant) and give it back, syncing
+        // nothing (a page dropped without being recycled was not written as far as we know);
+        // `allow_direct = false` is valid in any context.
+        unsafe { bindings::page_pool_put_page(self.pool.as_raw(), self.page.as_ptr(), 0, false) };
+    }
+}
+
+/// A page of a page pool kept in a ring between polls (see [`Page::park`]).
+///
+/// It only owns the page: no DMA address can be read from it (its pool may be gone, and with
+/// it the mapping), and it goes back to its pool, unsynced, when dropped. Its pool turns it
+/// back into a [`Page`] with [`PagePool::unpark`].
+///
+/// # Invariants
+///
+/// `self.0` is a page allocated from a page pool, with one reference owned by this object.
+pub struct ParkedPage(NonNull<bindings::page>);
+
+// SAFETY: Only an owned page reference; dropping it returns it through the pool's locked ring,
+// valid from any CPU.
+unsafe impl Send for ParkedPage {}
+// SAFETY: `&ParkedPage` gives access to nothing.
+unsafe impl Sync for ParkedPage {}
+
+impl Drop for ParkedPage {
+    #[inline]
+    fn drop(&mut self) {
+        // SAFETY: We own a reference to a page pool page (type invariant). `page->pp` keeps the
+        // C pool allocated while the page is in flight, even after the owner destroyed it;
+        // with a zero length nothing is synced and `allow_direct = false` is valid anywhere.
+        unsafe {
+            let page = self.0.as_ptr();
+            bindings::page_pool_put_page(bindings::page_pool_of(page), page, 0, false)
+        };
     }
 }

@@ -5,7 +5,15 @@
 //! [`SkBuff`] is an owned reference to an skb: it is freed when dropped (as a drop, with
 //! `dev_kfree_skb_any()`), so an skb can neither leak nor be freed twice. Functions that are
 //! only valid in NAPI context (building, allocating or consuming skbs through the per-CPU NAPI
-//! cache) live on [`NapiContext`](crate::net::napi::NapiContext), not here.
+//! cache) live on [`NapiContext`](crate::net::napi::NapiContext) and
+//! [`RxContext`](crate::net::napi::RxContext), not here.
+//!
+//! An owned reference is not an owned skb: the stack may hand a driver a *shared* skb (more
+//! than one reference, e.g. pktgen with `clone_skb`) or a *cloned* one (its data shared with
+//! another skb, e.g. TCP's retransmit copy). Every method that changes the skb respects that:
+//! those that may reallocate the head first take a private reference (`skb_share_check()`),
+//! those that write into the data demand a private skb, and the metadata setters leave a
+//! shared skb alone.
 //!
 //! C header: [`include/linux/skbuff.h`](srctree/include/linux/skbuff.h).
 
@@ -122,6 +130,44 @@ impl SkBuff {
         self.0.as_ptr()
     }
 
+    /// Whether other references to this skb exist (`skb_shared()`).
+    #[inline]
+    pub fn is_shared(&self) -> bool {
+        // SAFETY: `self.0` is valid (type invariant). This is `refcount_read(&skb->users)`: a
+        // racy read of an atomic counter, which only ever drops to 1 while we hold a reference.
+        let users =
+            unsafe { core::ptr::read_volatile(&raw const (*self.as_raw()).users.refs.counter) };
+        users != 1
+    }
+
+    /// Whether this skb is the only user of its header and data: not shared, and its data not
+    /// shared with a clone. Only such an skb may be written into.
+    #[inline]
+    pub fn is_private(&self) -> bool {
+        // SAFETY: `self.0` is valid; `skb_cloned()` reads the clone bit and the data reference
+        // count.
+        !self.is_shared() && unsafe { bindings::skb_cloned(self.as_raw()) } == 0
+    }
+
+    /// Makes sure no one else holds a reference to the `struct sk_buff`, the step C's
+    /// `skb_share_check()` does before a function that may reallocate the head: a shared skb is
+    /// replaced by a clone (which shares the data but not the header) and the reference to the
+    /// original is dropped. Atomic context is fine; fails with `ENOMEM`, leaving the skb as it
+    /// was.
+    #[inline]
+    pub fn unshare(&mut self) -> Result {
+        if !self.is_shared() {
+            return Ok(());
+        }
+        // SAFETY: `self.0` is valid; `skb_clone` with `GFP_ATOMIC` may be called in any context.
+        let clone =
+            unsafe { bindings::skb_clone(self.as_raw(), crate::alloc::flags::GFP_ATOMIC.as_raw()) };
+        let clone = NonNull::new(clone).ok_or(ENOMEM)?;
+        let old = core::mem::replace(&mut self.0, clone);
+        // SAFETY: We owned one reference to `old` and give it up; the clone is ours.
+        unsafe { bindings::dev_consume_skb_any(old.as_ptr()) };
+        Ok(())
+    }
     /// Total length of the data (linear part and fragments).
     #[inline]
     pub fn len(&self) -> u32 {
@@ -145,7 +191,8 @@ impl SkBuff {
     /// Number of page fragments.
     #[inline]
     pub fn nr_frags(&self) -> u32 {
-        // SAFETY: `self.0` is valid.
+        // SAFETY: `self.0` is a valid skb (type invariant); reads `skb_shinfo(skb)->nr_frags`,
+        // which only the owner of a private skb changes.
         u32::from(unsafe { bindings::skb_nr_frags(self.as_raw()) })
     }
 
@@ -159,7 +206,7 @@ impl SkBuff {
     /// The TX queue the stack chose for this skb.
     #[inline]
     pub fn queue_mapping(&self) -> u16 {
-        // SAFETY: `self.0` is valid.
+        // SAFETY: `self.0` is a valid skb (type invariant); reads a header field.
         unsafe { bindings::skb_get_queue_mapping(self.as_raw()) }
     }
 
@@ -168,47 +215,61 @@ impl SkBuff {
     /// On failure the skb has been freed, as the C function does; the caller only counts the
     /// drop.
     #[inline]
-    pub fn put_padto(self, len: u32) -> Result<Self> {
+    pub fn put_padto(mut self, len: u32) -> Result<Self> {
         if self.len() >= len {
             return Ok(self);
         }
+        // Padding may reallocate the head, which C refuses for a shared skb.
+        self.unshare()?;
         let raw = self.into_raw();
-        // SAFETY: `raw` is a valid, owned skb; on error C frees it.
+        // SAFETY: `raw` is a valid skb of which we own the only reference (unshared above), so
+        // a head reallocation is allowed; on error C frees it.
         to_result(unsafe { bindings::skb_put_padto(raw, len) })?;
-        // SAFETY: on success we still own `raw`.
+        // SAFETY: On success we still own `raw`.
         Ok(unsafe { Self::from_raw(raw) })
     }
 
-    /// Makes the skb linear (`skb_linearize()`).
+    /// Makes the skb linear (`skb_linearize()`); a shared skb is unshared first.
     #[inline]
     pub fn linearize(&mut self) -> Result {
-        // SAFETY: `self.0` is valid and owned.
+        self.unshare()?;
+        // SAFETY: `self.0` is valid and not shared (above), as `__pskb_pull_tail` requires; a
+        // cloned head is copied by C before it is changed.
         to_result(unsafe { bindings::skb_linearize(self.as_raw()) })
     }
 
-    /// Reserves `len` bytes of headroom in an empty skb.
+    /// Checks that `len` bytes can be appended to the linear data: the skb is private and has
+    /// the tailroom. `EMSGSIZE` otherwise.
+    #[inline]
+    pub(crate) fn check_put(&self, len: u32) -> Result {
+        // SAFETY: `self.0` is a valid skb (type invariant); reads its tail and end offsets.
+        if !self.is_private() || unsafe { bindings::skb_tailroom(self.as_raw()) } < len {
+            return Err(EMSGSIZE);
+        }
+        Ok(())
+    }
+
+    /// Reserves `len` bytes of headroom in an empty, private skb.
     #[inline]
     pub fn reserve(&mut self, len: u32) -> Result {
-        // SAFETY: `self.0` is valid.
-        if self.len() != 0 || unsafe { bindings::skb_tailroom(self.as_raw()) } < len {
+        if self.len() != 0 {
             return Err(EINVAL);
         }
-        // SAFETY: checked above that the skb is empty and has the room.
+        self.check_put(len).map_err(|_| EINVAL)?;
+        // SAFETY: Checked above that the skb is private, empty and has the room.
         unsafe { bindings::skb_reserve(self.as_raw(), len as c_int) };
         Ok(())
     }
 
     /// Appends `len` bytes to the linear data and returns them (`skb_put()`), or `EMSGSIZE`
-    /// if the skb lacks the tailroom.
+    /// if the skb lacks the tailroom or is not private (its data shared with another skb).
     #[inline]
     pub fn put(&mut self, len: u32) -> Result<&mut [u8]> {
-        // SAFETY: `self.0` is valid.
-        if unsafe { bindings::skb_tailroom(self.as_raw()) } < len {
-            return Err(EMSGSIZE);
-        }
-        // SAFETY: the tailroom was checked, so `skb_put` cannot overrun.
+        self.check_put(len)?;
+        // SAFETY: The tailroom was checked, so `skb_put` cannot overrun.
         let p = unsafe { bindings::skb_put(self.as_raw(), len) };
-        // SAFETY: `p` points to `len` bytes owned by the skb, exclusively ours via `&mut self`.
+        // SAFETY: `p` points to `len` bytes of the skb's data; the skb is private (checked), so
+        // no other skb reaches them, and `&mut self` excludes every other borrow of ours.
         Ok(unsafe { core::slice::from_raw_parts_mut(p.cast::<u8>(), len as usize) })
     }
 
@@ -224,11 +285,11 @@ impl SkBuff {
     /// records the receiving device.
     #[inline]
     pub fn eth_type_trans<T: netdev::Operations>(&mut self, dev: &netdev::Device<T>) -> Result {
-        if self.headlen() < bindings::ETH_HLEN {
+        if self.headlen() < bindings::ETH_HLEN || self.is_shared() {
             return Err(EINVAL);
         }
-        // SAFETY: `self.0` is valid with at least an Ethernet header of linear data; `dev` is
-        // a valid net_device.
+        // SAFETY: `self.0` is valid, not shared (its header fields are ours to change), with at
+        // least an Ethernet header of linear data; `dev` is a valid net_device.
         unsafe {
             let proto = bindings::eth_type_trans(self.as_raw(), dev.as_raw());
             (*self.as_raw()).__bindgen_anon_4.headers.as_mut().protocol = proto;
@@ -236,15 +297,19 @@ impl SkBuff {
         Ok(())
     }
 
-    /// Records what the hardware verified of the checksum.
+    /// Records what the hardware verified of the checksum. A shared skb is left alone (as by
+    /// the other metadata setters): its header belongs to every holder.
     #[inline]
     pub fn set_rx_checksum(&mut self, csum: RxChecksum) {
+        if self.is_shared() {
+            return;
+        }
         let v = match csum {
             RxChecksum::None => bindings::CHECKSUM_NONE,
             RxChecksum::Unnecessary => bindings::CHECKSUM_UNNECESSARY,
         };
-        // SAFETY: `self.0` is valid and owned; `ip_summed` is a 2-bit field of the header
-        // group.
+        // SAFETY: `self.0` is valid and not shared, so no one else reads its header fields;
+        // `ip_summed` is a 2-bit field of the header group.
         unsafe {
             (*self.as_raw())
                 .__bindgen_anon_4
@@ -257,7 +322,10 @@ impl SkBuff {
     /// Records the queue the frame arrived on.
     #[inline]
     pub fn record_rx_queue(&mut self, queue: u16) {
-        // SAFETY: `self.0` is valid.
+        if self.is_shared() {
+            return;
+        }
+        // SAFETY: `self.0` is valid and not shared: its header fields are ours.
         unsafe { bindings::skb_record_rx_queue(self.as_raw(), queue) };
     }
 
@@ -268,14 +336,20 @@ impl SkBuff {
             HashType::L3 => bindings::pkt_hash_types_PKT_HASH_TYPE_L3,
             HashType::L4 => bindings::pkt_hash_types_PKT_HASH_TYPE_L4,
         };
-        // SAFETY: `self.0` is valid.
+        if self.is_shared() {
+            return;
+        }
+        // SAFETY: `self.0` is valid and not shared: its header fields are ours.
         unsafe { bindings::skb_set_hash(self.as_raw(), hash, t) };
     }
 
     /// Lets the stack return the skb's page_pool pages to their pool when it frees the skb.
     #[inline]
     pub fn mark_for_recycle(&mut self) {
-        // SAFETY: `self.0` is valid.
+        if self.is_shared() {
+            return;
+        }
+        // SAFETY: `self.0` is valid and not shared: its header fields are ours.
         unsafe { bindings::skb_mark_for_recycle(self.as_raw()) };
     }
 
@@ -341,7 +415,7 @@ impl SkBuff {
     /// several frames of at most [`Tso::mss`] payload bytes each.
     #[inline]
     pub fn is_gso(&self) -> bool {
-        // SAFETY: `self.0` is valid.
+        // SAFETY: `self.0` is a valid skb (type invariant); reads `skb_shinfo(skb)->gso_size`.
         unsafe { bindings::skb_is_gso(self.as_raw()) }
     }
 
@@ -396,7 +470,10 @@ impl SkBuff {
         if l4_len < 20 || hdr_len > self.headlen() {
             return Err(EINVAL);
         }
-        // SAFETY: `raw` is valid.
+        self.unshare()?;
+        let raw = self.as_raw();
+        // SAFETY: `raw` is valid and not shared (above), as `skb_cow_head` requires before it
+        // reallocates a cloned head.
         to_result(unsafe { bindings::skb_cow_head(raw, 0) })?;
         let paylen = self.len() - l4_off;
         // SAFETY: After `skb_cow_head()` the linear data is this skb's own and writable, the
@@ -429,7 +506,9 @@ impl SkBuff {
     /// Computes a `CHECKSUM_PARTIAL` checksum in software (`skb_checksum_help()`).
     #[inline]
     pub fn checksum_help(&mut self) -> Result {
-        // SAFETY: `self.0` is valid and owned.
+        self.unshare()?;
+        // SAFETY: `self.0` is valid and not shared (above); C copies a cloned head before it
+        // writes the checksum.
         to_result(unsafe { bindings::skb_checksum_help(self.as_raw()) })
     }
 
@@ -545,8 +624,8 @@ impl SkBuff {
             if len == 0 {
                 continue;
             }
-            // SAFETY: As above; the fragment's page is referenced by the skb, which outlives
-            // the mapping (see the linear data above).
+            // SAFETY: `i < nr_frags` of the valid skb; `dev` is bound. The fragment's page is
+            // referenced by the skb, which the `MappedSkb` keeps until `segs` unmapped it.
             let addr = unsafe { bindings::skb_frag_dma_map_nth(dev.as_raw(), self.as_raw(), i) };
             // SAFETY: `addr` was just returned for `dev`.
             if unsafe { bindings::dma_mapping_error(dev.as_raw(), addr) } != 0 {
@@ -563,12 +642,22 @@ impl SkBuff {
         Ok(MappedSkb { segs, skb: self })
     }
 
+    /// Checks that a page fragment can be added: the skb is private and has a free slot.
+    #[inline]
+    pub(crate) fn check_add_frag(&self) -> Result {
+        if !self.is_private() || self.nr_frags() >= MAX_FRAGS {
+            return Err(EMSGSIZE);
+        }
+        Ok(())
+    }
+
     /// Appends `len` bytes at `offset` of `page` as a fragment of `truesize` bytes
     /// (`skb_add_rx_frag()`), taking over the page reference.
     ///
     /// # Safety
     ///
-    /// `page` must be a page reference the caller gives up, with `offset + len` inside it.
+    /// `page` must be a page reference the caller gives up, with `offset + len` inside it, and
+    /// [`SkBuff::check_add_frag`] must have succeeded with no change to the skb since.
     #[inline]
     pub(crate) unsafe fn add_rx_frag(
         &mut self,
@@ -576,12 +665,10 @@ impl SkBuff {
         offset: u32,
         len: u32,
         truesize: u32,
-    ) -> Result {
+    ) {
         let i = self.nr_frags();
-        if i >= MAX_FRAGS {
-            return Err(EMSGSIZE);
-        }
-        // SAFETY: `i` is a free slot; page and range are valid per the safety requirements.
+        // SAFETY: `i` is a free slot of a private skb (safety requirement); page and range are
+        // valid per the safety requirements.
         unsafe {
             bindings::skb_add_rx_frag(
                 self.as_raw(),
@@ -592,7 +679,6 @@ impl SkBuff {
                 truesize,
             )
         };
-        Ok(())
     }
 }
 
@@ -634,6 +720,11 @@ impl<const N: usize> Drop for Segments<'_, N> {
 /// The mappings are always undone before the skb is freed or handed back, and the skb cannot
 /// be reached mutably while mapped. Holding no device reference of its own, it lives at most as
 /// long as the bound device it was mapped for.
+///
+/// # Invariants
+///
+/// `segs` maps exactly the linear data (if not empty) and the non-empty fragments of `skb`,
+/// for `ToDevice`, and `skb` is not changed while mapped; `segs` is dropped before `skb`.
 pub struct MappedSkb<'a, const N: usize = MAX_SEGMENTS> {
     // Declared first: dropped (unmapped) before `skb`.
     segs: Segments<'a, N>,

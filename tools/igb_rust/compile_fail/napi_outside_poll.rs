@@ -13,14 +13,21 @@ module! {
 
 struct M;
 
+#[allow(dead_code)]
+fn forge() {
+    let ctx = NapiContext {
+        napi: core::ptr::null_mut(),
+        budget: 64,
+        _brand: core::marker::PhantomData,
+        _not_send: core::marker::PhantomData,
+    };
+    if let Some(rx) = ctx.rx() {
+        let _ = rx.alloc_skb(64);
+    }
+}
+
 impl kernel::Module for M {
     fn init(_module: &'static ThisModule) -> Result<Self> {
-        let ctx = NapiContext {
-            napi: core::ptr::null_mut(),
-            budget: 64,
-            _p: core::marker::PhantomData,
-        };
-        let _ = ctx.alloc_skb(64);
         Ok(M)
     }
 }

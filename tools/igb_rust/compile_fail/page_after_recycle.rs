@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 //! expect: E0382
-//! Recycling consumes the page: reading it afterwards (dpaa2-eth beb1930f966d) does not build.
+//! Recycling consumes the page: using it afterwards (dpaa2-eth beb1930f966d read a
+//! recycled buffer) does not build.
 
 use kernel::{
-    net::{napi::NapiContext, page_pool::Page},
+    net::{napi::RxContext, page_pool::Page, skb::SkBuff},
     prelude::*,
 };
 
@@ -16,9 +17,9 @@ module! {
 struct M;
 
 #[allow(dead_code)]
-fn rx(ctx: &NapiContext<'_>, mut page: Page) -> u8 {
+fn rx(ctx: &RxContext<'_, '_>, page: Page<'_>, skb: &mut SkBuff) -> Result {
     page.recycle(ctx, 64);
-    page.sync_for_cpu(64).map_or(0, |d| d[0])
+    page.copy_to_skb(skb, 64)
 }
 
 impl kernel::Module for M {

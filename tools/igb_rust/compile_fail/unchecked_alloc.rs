@@ -4,7 +4,7 @@
 //! checking (lantiq_xrx200's unchecked NULL) does not build.
 
 use kernel::{
-    net::{napi::NapiContext, skb::SkBuff},
+    net::{napi::RxContext, skb::SkBuff},
     prelude::*,
 };
 
@@ -17,7 +17,7 @@ module! {
 struct M;
 
 #[allow(dead_code)]
-fn rx(ctx: &NapiContext<'_>) {
+fn rx(ctx: &RxContext<'_, '_>) {
     let skb: SkBuff = ctx.alloc_skb(64);
     ctx.gro_receive(skb);
 }

@@ -19,7 +19,6 @@ mod net;
 mod queue;
 mod regs;
 
-use hw::MacAddr;
 use net::{IgbNet, MAX_MTU};
 use queue::Hw;
 
@@ -41,35 +40,28 @@ const MAX_QUEUES: u32 = 8;
 /// PCI device ID of the 82576 copper NIC (the one QEMU's `-device igb` models).
 const E1000_DEV_ID_82576: u32 = 0x10c9;
 
-/// Per-device state, alive from a successful probe until unbind.
-struct IgbData<'bound> {
-    pdev: &'bound pci::Device,
-    /// Dropping it unregisters the interface, then resets the MAC and frees the rings.
-    _netdev: netdev::Registration<IgbNet<'bound>>,
-    perm_addr: MacAddr,
-}
-
 struct IgbDriver;
 
 kernel::pci_device_table!(
     PCI_TABLE,
-    <IgbDriver as pci::Driver>::IdInfo,
+    <IgbDriver as netdev::pci::Driver>::IdInfo,
     [(
         pci::DeviceId::from_id(pci::Vendor::INTEL, E1000_DEV_ID_82576),
         ()
     )]
 );
 
-impl pci::Driver for IgbDriver {
+impl netdev::pci::Driver for IgbDriver {
     type IdInfo = ();
-    type Data<'bound> = IgbData<'bound>;
+    type Net<'bound> = IgbNet<'bound>;
 
     const ID_TABLE: pci::IdTable<Self::IdInfo> = &PCI_TABLE;
 
     fn probe<'bound>(
         pdev: &'bound pci::Device<Core<'_>>,
         _info: Option<&'bound Self::IdInfo>,
-    ) -> impl PinInit<Self::Data<'bound>, Error> + 'bound {
+        registrar: netdev::pci::Registrar<'bound, '_, IgbNet<'bound>>,
+    ) -> Result<netdev::pci::Registered> {
         pdev.enable_device_mem()?;
         pdev.set_master();
 
@@ -99,42 +91,31 @@ impl pci::Driver for IgbDriver {
             features: FEATURES,
             real_tx_queues: nq,
             real_rx_queues: nq,
+            irq_name: c"igb_rust",
         };
-        // `nq` is at most 8.
-        let netdev = netdev::Registration::new(pdev.as_ref(), nq, nq, &config, |unreg| {
-            IgbNet::new(unreg, hw, nq as u16)
-        })
-        .inspect_err(|e| dev_err!(pdev, "cannot register the interface: {:?}\n", e))?;
+        // Vector 0 for link and other causes, one per queue pair (`nq` is at most 8).
+        registrar
+            .register(nq, nq, nq + 1, &config, |unreg| {
+                IgbNet::new(unreg, hw, nq as u16, perm_addr)
+            })
+            .inspect_err(|e| dev_err!(pdev, "cannot register the interface: {:?}\n", e))
+    }
 
+    fn registered(pdev: &pci::Device<Core<'_>>, dev: &netdev::Device<IgbNet<'_>>) {
+        let this = dev.data();
         dev_info!(
             pdev,
             "Intel 82576 (rev {:#x}), permanent MAC {}, {} queue pairs, interface {}\n",
             pdev.revision_id(),
-            perm_addr,
-            nq,
-            netdev.device().name()
+            this.perm_addr,
+            this.nq,
+            dev.name()
         );
-
-        Ok(IgbData {
-            pdev,
-            _netdev: netdev,
-            perm_addr,
-        })
-    }
-
-    fn unbind<'bound>(pdev: &'bound pci::Device<Core<'_>>, _this: Pin<&Self::Data<'bound>>) {
-        dev_dbg!(pdev, "unbinding\n");
-    }
-}
-
-impl Drop for IgbData<'_> {
-    fn drop(&mut self) {
-        dev_info!(self.pdev, "removed ({})\n", self.perm_addr);
     }
 }
 
 kernel::module_pci_driver! {
-    type: IgbDriver,
+    type: netdev::pci::Adapter<IgbDriver>,
     name: "igb_rust",
     authors: ["igb_rust developers"],
     description: "Intel(R) 82576 Gigabit Ethernet driver (Rust)",

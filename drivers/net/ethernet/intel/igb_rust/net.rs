@@ -4,16 +4,14 @@
 
 use kernel::{
     io::{register::Array, Io},
+    irq::IrqReturn,
     net::{
         ethtool::{
             self, Channels, DrvInfo, LinkSettings, Ringparam, StringSet, StringWriter, Tunable,
         },
         napi::Napi,
-        netdev::{self, MacAddress, Rtnl, RxMode, Stats64},
-        page_pool,
-        skb::SkBuff,
+        netdev::{self, MacAddress, Rtnl, RxMode, Stats64, TxRequest},
     },
-    pci::IrqSet,
     prelude::*,
     sync::{
         atomic::{Atomic, Relaxed},
@@ -63,10 +61,12 @@ pub(crate) struct IgbNet<'bound> {
     pub(crate) hw: Arc<Hw<'bound>>,
     /// Number of queue pairs.
     pub(crate) nq: u16,
+    /// The address the NVM holds for this port.
+    pub(crate) perm_addr: MacAddr,
     /// Received frames up to this length are copied into a fresh skb (`rx-copybreak`).
     pub(crate) copybreak: Atomic<u32>,
     /// Vector 0: other causes; vector `q + 1`: queue pair `q`.
-    pub(crate) vectors: IrqSet<'bound, Vector<'bound>>,
+    pub(crate) vectors: KVec<Pin<KBox<Vector<'bound>>>>,
 }
 
 impl<'bound> Vector<'bound> {
@@ -99,28 +99,35 @@ impl<'bound> IgbNet<'bound> {
         dev: &netdev::Unregistered<IgbNet<'bound>>,
         hw: Arc<Hw<'bound>>,
         nq: u16,
-    ) -> impl PinInit<Self, Error> + 'bound {
-        let vectors = IrqSet::new_msix(hw.pdev, u32::from(nq) + 1, c"igb_rust", |i| {
-            Vector::new(dev, &hw, i)
-        });
-        try_pin_init!(IgbNet {
+        perm_addr: MacAddr,
+    ) -> Result<Self> {
+        let count = usize::from(nq) + 1;
+        let mut vectors = KVec::with_capacity(count, GFP_KERNEL)?;
+        for i in 0..count as u32 {
+            vectors.push(
+                KBox::pin_init(Vector::new(dev, &hw, i), GFP_KERNEL)?,
+                GFP_KERNEL,
+            )?;
+        }
+        Ok(IgbNet {
             hw,
             nq,
+            perm_addr,
             copybreak: Atomic::new(DEFAULT_COPYBREAK),
-            vectors: vectors?,
-        }? Error)
+            vectors,
+        })
     }
 
     fn queue_vectors(&self) -> impl Iterator<Item = (u16, &VectorData<'bound>)> {
         (0..self.nq).filter_map(|q| {
             self.vectors
-                .handler(usize::from(q) + 1)
+                .get(usize::from(q) + 1)
                 .map(|v| (q, v.napi.data()))
         })
     }
 
     fn all_vectors(&self) -> impl Iterator<Item = &Vector<'bound>> {
-        (0..self.vectors.len()).filter_map(|i| self.vectors.handler(i))
+        self.vectors.iter().map(|v| &**v)
     }
 
     fn all_eims(&self) -> u32 {
@@ -320,10 +327,9 @@ impl<'bound> IgbNet<'bound> {
                 let _ = bar.try_write(loc, regs::TXDCTL::zeroed());
             }
         }
-        self.vectors.synchronize();
     }
 
-    fn bring_up(&self, dev: &netdev::Device<Self>, rtnl: &Rtnl) -> Result {
+    fn bring_up(&self, dev: &netdev::Device<Self>, rtnl: &mut Rtnl) -> Result {
         let bar = &self.hw.bar;
         self.configure_interrupts()?;
         bar.write_reg(
@@ -377,11 +383,15 @@ impl<'bound> IgbNet<'bound> {
         Ok(())
     }
 
-    fn tear_down(&self, dev: &netdev::Device<Self>, rtnl: &Rtnl) {
+    fn tear_down(&self, dev: &netdev::Device<Self>, rtnl: &mut Rtnl) {
         dev.carrier_off();
-        self.quiesce();
+        // Polls first: a poll finishing after the interrupts were masked would unmask its
+        // vector again. Once disabled, an interrupt only masks its vector.
         for v in self.all_vectors() {
             v.napi.disable(rtnl);
+        }
+        self.quiesce();
+        for v in self.all_vectors() {
             let _ = v.napi.with_state(rtnl, |_, st| {
                 if let Some(rx) = st {
                     rx.clear();
@@ -399,7 +409,7 @@ impl<'bound> IgbNet<'bound> {
 
 #[vtable]
 impl<'bound> netdev::Operations for IgbNet<'bound> {
-    fn open(dev: &netdev::Device<Self>, rtnl: &Rtnl) -> Result {
+    fn open(dev: &netdev::Device<Self>, rtnl: &mut Rtnl) -> Result {
         let this = dev.data();
         let r = this.bring_up(dev, rtnl);
         if r.is_err() {
@@ -408,18 +418,25 @@ impl<'bound> netdev::Operations for IgbNet<'bound> {
         r
     }
 
-    fn stop(dev: &netdev::Device<Self>, rtnl: &Rtnl) -> Result {
+    fn stop(dev: &netdev::Device<Self>, rtnl: &mut Rtnl) -> Result {
         dev.data().tear_down(dev, rtnl);
         Ok(())
     }
 
-    fn start_xmit(dev: &netdev::Device<Self>, skb: SkBuff) -> netdev::Xmit {
+    fn start_xmit<'x>(dev: &netdev::Device<Self>, skb: TxRequest<'x>) -> netdev::Xmit<'x> {
         let this = dev.data();
         let q = skb.queue_mapping() % this.nq.max(1);
-        match this.vectors.handler(usize::from(q) + 1) {
+        match this.vectors.get(usize::from(q) + 1) {
             Some(v) => v.napi.data().xmit(dev, skb, q),
             // Not reachable: every queue has its vector. Drop rather than panic.
             None => netdev::Xmit::Ok,
+        }
+    }
+
+    fn handle_irq(dev: &netdev::Device<Self>, vector: u32) -> IrqReturn {
+        match dev.data().vectors.get(vector as usize) {
+            Some(v) => v.handle(),
+            None => IrqReturn::None,
         }
     }
 
@@ -453,11 +470,11 @@ impl<'bound> netdev::Operations for IgbNet<'bound> {
         bar.update(regs::RCTL, |r| r.with_upe(promisc).with_mpe(allmulti));
     }
 
-    fn set_mac_address(dev: &netdev::Device<Self>, _rtnl: &Rtnl, addr: &MacAddress) -> Result {
+    fn set_mac_address(dev: &netdev::Device<Self>, _rtnl: &mut Rtnl, addr: &MacAddress) -> Result {
         hw::set_rar0(&dev.data().hw.bar, &MacAddr(*addr))
     }
 
-    fn change_mtu(dev: &netdev::Device<Self>, _rtnl: &Rtnl, new_mtu: u32) -> Result {
+    fn change_mtu(dev: &netdev::Device<Self>, _rtnl: &mut Rtnl, new_mtu: u32) -> Result {
         // Frames larger than one buffer use several descriptors, so no ring rebuild is
         // needed: only the hardware's frame limit changes.
         dev.data().set_max_frame(new_mtu)
@@ -470,8 +487,9 @@ impl PinnedDrop for IgbNet<'_> {
         // Unregistered and stopped: reset the MAC so no DMA can reach the rings, which are
         // freed right after this.
         if hw::reset(&self.hw.bar).is_err() {
-            pr_warn!("igb_rust: MAC reset on teardown timed out\n");
+            dev_warn!(self.hw.pdev, "MAC reset on teardown timed out\n");
         }
+        dev_info!(self.hw.pdev, "removed ({})\n", self.perm_addr);
     }
 }
 
@@ -554,7 +572,7 @@ impl<'bound> ethtool::Operations for IgbNet<'bound> {
     fn get_sset_count(dev: &netdev::Device<Self>, set: StringSet) -> Result<u32> {
         match set {
             StringSet::Stats => {
-                Ok(u32::from(dev.data().nq) * QUEUE_STATS.len() as u32 + page_pool::Stats::count())
+                Ok(u32::from(dev.data().nq) * QUEUE_STATS.len() as u32 + pp_stats::count())
             }
             StringSet::Other(_) => Err(EOPNOTSUPP),
         }
@@ -570,11 +588,11 @@ impl<'bound> ethtool::Operations for IgbNet<'bound> {
                 out.push_indexed(dir, q, rest);
             }
         }
-        page_pool::Stats::write_names(out);
+        pp_stats::write_names(out);
     }
 
     fn get_ethtool_stats(dev: &netdev::Device<Self>, data: &mut [u64]) {
-        let mut pp = page_pool::Stats::default();
+        let mut pp = pp_stats::Sum::default();
         let mut it = data.iter_mut();
         for (_, v) in dev.data().queue_vectors() {
             let s = &v.stats;
@@ -597,10 +615,61 @@ impl<'bound> ethtool::Operations for IgbNet<'bound> {
                 *slot = val;
             }
             if let Some(h) = &v.pool_stats {
-                h.add_to(&mut pp);
+                pp.add(h);
             }
         }
-        let rest = it.into_slice();
-        pp.write_values(rest);
+        pp.write_values(it.into_slice());
+    }
+}
+
+/// The page pool counters of `ethtool -S`, when the kernel keeps them
+/// (`CONFIG_PAGE_POOL_STATS`); nothing otherwise.
+#[cfg(CONFIG_PAGE_POOL_STATS)]
+mod pp_stats {
+    use kernel::net::{
+        ethtool::StringWriter,
+        page_pool::{Stats, StatsHandle},
+    };
+
+    pub(super) fn count() -> u32 {
+        Stats::count()
+    }
+
+    pub(super) fn write_names(out: &mut StringWriter<'_>) {
+        Stats::write_names(out);
+    }
+
+    /// The counters of every pool added up.
+    #[derive(Default)]
+    pub(super) struct Sum(Stats);
+
+    impl Sum {
+        pub(super) fn add(&mut self, h: &StatsHandle) {
+            h.add_to(&mut self.0);
+        }
+
+        pub(super) fn write_values(&self, out: &mut [u64]) {
+            self.0.write_values(out);
+        }
+    }
+}
+
+#[cfg(not(CONFIG_PAGE_POOL_STATS))]
+mod pp_stats {
+    use kernel::net::{ethtool::StringWriter, page_pool::StatsHandle};
+
+    pub(super) fn count() -> u32 {
+        0
+    }
+
+    pub(super) fn write_names(_out: &mut StringWriter<'_>) {}
+
+    #[derive(Default)]
+    pub(super) struct Sum;
+
+    impl Sum {
+        pub(super) fn add(&mut self, _h: &StatsHandle) {}
+
+        pub(super) fn write_values(&self, _out: &mut [u64]) {}
     }
 }

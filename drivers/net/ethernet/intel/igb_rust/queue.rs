@@ -4,24 +4,27 @@
 //!
 //! Vector 0 handles "other" causes (link changes); vector `q + 1` serves RX queue `q` and TX
 //! queue `q`. Every vector owns a NAPI instance: the RX ring (with its page pool) is the
-//! NAPI's private state, the TX ring is shared with `start_xmit` under a spinlock.
+//! NAPI's private state, the TX ring is shared with `start_xmit` under a spinlock that keeps
+//! interrupts off: `start_xmit` also runs from netpoll, with interrupts disabled and possibly
+//! in hard interrupt context, so the lock must never be held with interrupts on. A netpoll
+//! poll (budget 0) only tries the lock: it may have interrupted its holder on this CPU.
 
 use kernel::{
     dma::Coherent,
     io::{io_read, io_write, Io},
-    irq::{self, IrqReturn},
+    irq::IrqReturn,
     net::{
-        napi::{Napi, NapiContext, Poll},
-        netdev,
-        page_pool::{Page, PagePool, Params, StatsHandle},
+        napi::{Napi, NapiContext, Poll, RxContext},
+        netdev::{self, TxRequest},
+        page_pool::{PagePool, Params, ParkedPage, StatsHandle},
         skb::{HashType, MappedSkb, RxChecksum, SkBuff, Tso, TxChecksum, L4},
     },
-    new_spinlock,
+    new_spinlock_irq,
     prelude::*,
     sync::{
         atomic::{Atomic, Relaxed},
         barrier::{dma_mb, Read, Write},
-        Arc, SpinLock,
+        Arc, SpinLockIrq,
     },
 };
 
@@ -167,8 +170,9 @@ pub(crate) struct Vector<'bound> {
     pub(crate) napi: Napi<VectorData<'bound>>,
 }
 
-impl irq::Handler for Vector<'_> {
-    fn handle(&self) -> IrqReturn {
+impl Vector<'_> {
+    /// The vector's interrupt handler.
+    pub(crate) fn handle(&self) -> IrqReturn {
         let data = self.napi.data();
         // Mask this vector until the poll is done (the 82576 auto-masks, QEMU's model does
         // not).
@@ -191,7 +195,7 @@ pub(crate) struct VectorData<'bound> {
     /// Statistics of the RX page pool, readable while the poll owns the pool.
     pub(crate) pool_stats: Option<StatsHandle>,
     #[pin]
-    pub(crate) tx: SpinLock<TxRing<'bound>>,
+    pub(crate) tx: SpinLockIrq<TxRing<'bound>>,
 }
 
 /// A TX descriptor ring.
@@ -268,7 +272,8 @@ pub(crate) struct RxRing {
     /// Two 64-bit words per descriptor (read format: buffer, header buffer; write-back:
     /// packet info and RSS hash, then status/errors and length).
     desc: DescRing,
-    pages: KVec<Option<Page>>,
+    /// The buffer the device owns at each descriptor, until it reports it done.
+    pages: KVec<Option<ParkedPage>>,
     pool: PagePool,
     next_to_clean: u32,
     next_to_use: u32,
@@ -330,18 +335,17 @@ impl RxRing {
         let start = self.next_to_use;
         while n > 0 {
             let i = self.next_to_use as usize;
-            if self.pages[i].is_none() {
-                match self.pool.alloc() {
-                    Some(p) => self.pages[i] = Some(p),
-                    None => {
-                        failed += 1;
-                        break;
-                    }
-                }
-            }
-            let addr = self.pages[i]
-                .as_ref()
-                .map_or(0, |p| p.dma_addr() + u64::from(RX_HEADROOM));
+            // A slot left filled (by a refill that then failed) gives its page back first.
+            let page = match self.pages[i].take().map(|p| self.pool.unpark(p)) {
+                Some(Ok(page)) => Some(page),
+                _ => self.pool.alloc(),
+            };
+            let Some(page) = page else {
+                failed += 1;
+                break;
+            };
+            let addr = page.dma_addr() + u64::from(RX_HEADROOM);
+            self.pages[i] = Some(page.park());
             self.desc.write(i, 0, addr);
             // A zero header address and zero status: the descriptor is not done.
             self.desc.write(i, 1, 0);
@@ -359,10 +363,8 @@ impl RxRing {
     /// Releases every buffer (the device is stopped). Process context.
     pub(crate) fn clear(&mut self) {
         for p in self.pages.iter_mut() {
-            // Unused buffers: nothing to sync for the device.
-            if let Some(page) = p.take() {
-                page.release(0);
-            }
+            // Unused buffers: dropping a parked page gives it back unsynced.
+            *p = None;
         }
         self.partial = None;
         self.discard = false;
@@ -376,32 +378,31 @@ impl<'bound> Poll for VectorData<'bound> {
     type Owner = IgbNet<'bound>;
     type State = Option<RxRing>;
 
-    fn poll(
+    fn poll<'n>(
         &self,
         state: &mut Option<RxRing>,
         dev: &netdev::Device<IgbNet<'bound>>,
-        ctx: &NapiContext<'_>,
+        ctx: &NapiContext<'n>,
     ) -> u32 {
-        let budget = ctx.budget();
-        let done = match self.role {
+        match self.role {
             Role::Other => {
                 self.check_link(dev);
                 0
             }
             Role::Queue(q) => {
                 self.clean_tx(dev, ctx, q);
-                match state {
-                    Some(rx) if budget > 0 => self.clean_rx(rx, dev, ctx),
+                match (state, ctx.rx()) {
+                    (Some(rx), Some(rxc)) => self.clean_rx(rx, dev, &rxc),
                     _ => 0,
                 }
             }
-        };
-        if done < budget && Napi::<Self>::complete_done(ctx, done) {
-            self.hw
-                .bar
-                .write_reg(regs::EIMS::zeroed().with_mask(self.eims));
         }
-        done
+    }
+
+    fn rearm(&self) {
+        self.hw
+            .bar
+            .write_reg(regs::EIMS::zeroed().with_mask(self.eims));
     }
 }
 
@@ -419,7 +420,7 @@ impl<'bound> VectorData<'bound> {
             eims,
             stats: QueueStats::new(),
             pool_stats,
-            tx <- new_spinlock!(tx, "igb_rust_tx"),
+            tx <- new_spinlock_irq!(tx, "igb_rust_tx"),
         }? Error))
     }
 
@@ -446,7 +447,15 @@ impl<'bound> VectorData<'bound> {
         let Some(txq) = dev.tx_queue(u32::from(q)) else {
             return;
         };
-        let mut guard = self.tx.lock();
+        // Netpoll may poll from an interrupt that arrived while this CPU held the lock.
+        let guard = if ctx.budget() == 0 {
+            self.tx.try_lock()
+        } else {
+            Some(self.tx.lock())
+        };
+        let Some(mut guard) = guard else {
+            return;
+        };
         let ring = &mut *guard;
         let Some(desc) = ring.desc.as_ref() else {
             return;
@@ -495,7 +504,7 @@ impl<'bound> VectorData<'bound> {
         &self,
         rx: &mut RxRing,
         dev: &netdev::Device<IgbNet<'_>>,
-        ctx: &NapiContext<'_>,
+        ctx: &RxContext<'_, '_>,
     ) -> u32 {
         let budget = ctx.budget();
         let copybreak = dev.data().copybreak.load(Relaxed);
@@ -522,7 +531,7 @@ impl<'bound> VectorData<'bound> {
             cleaned += 1;
 
             let len = ((hi >> 32) & 0xffff) as u32;
-            let Some(page) = rx.pages[i].take() else {
+            let Some(Ok(page)) = rx.pages[i].take().map(|p| rx.pool.unpark(p)) else {
                 // A descriptor completed without a buffer: the device is confused.
                 errors += 1;
                 continue;
@@ -546,11 +555,7 @@ impl<'bound> VectorData<'bound> {
                 // Small frame: copy it and give the page straight back for the next refill.
                 None if eop && len <= copybreak => match ctx.alloc_skb(len) {
                     Some(mut skb) => {
-                        let mut page = page;
-                        let copied_ok = match page.sync_for_cpu(len) {
-                            Ok(data) => skb.put_slice(data).is_ok(),
-                            Err(_) => false,
-                        };
+                        let copied_ok = page.copy_to_skb(&mut skb, len).is_ok();
                         page.recycle(ctx, len);
                         if !copied_ok {
                             errors += 1;
@@ -624,12 +629,12 @@ impl<'bound> VectorData<'bound> {
     }
 
     /// Queues `skb` on this vector's TX ring.
-    pub(crate) fn xmit(
+    pub(crate) fn xmit<'x>(
         &self,
         dev: &netdev::Device<IgbNet<'bound>>,
-        skb: SkBuff,
+        req: TxRequest<'x>,
         q: u16,
-    ) -> netdev::Xmit {
+    ) -> netdev::Xmit<'x> {
         let Some(txq) = dev.tx_queue(u32::from(q)) else {
             self.stats.tx_dropped.add(1, Relaxed);
             return netdev::Xmit::Ok;
@@ -638,20 +643,20 @@ impl<'bound> VectorData<'bound> {
             self.stats.tx_dropped.add(1, Relaxed);
             netdev::Xmit::Ok
         };
-        // Short frames are padded in software: QEMU's model ignores TCTL.PSP.
-        let Ok(mut skb) = skb.put_padto(17) else {
-            return drop();
-        };
 
         let mut guard = self.tx.lock();
         let ring = &mut *guard;
-        // Room for the largest frame, checked before the skb's headers are touched, so a
-        // frame sent back with `Busy` comes again unchanged.
+        // Room for the largest frame, checked before the skb is accepted: a frame sent back
+        // with `Busy` is the one that came in, unchanged.
         if ring.unused() < TX_DESC_NEEDED {
             txq.stop();
             self.stats.tx_busy.add(1, Relaxed);
-            return netdev::Xmit::Busy(skb);
+            return netdev::Xmit::Busy(req);
         }
+        // Short frames are padded in software: QEMU's model ignores TCTL.PSP.
+        let Ok(mut skb) = req.accept().put_padto(17) else {
+            return drop();
+        };
         // TSO: the device cuts the frame into MSS-sized segments.
         let Ok(tso) = skb.tso_prepare() else {
             return drop();
@@ -748,7 +753,9 @@ impl<'bound> VectorData<'bound> {
         if ring.unused() < TX_DESC_NEEDED {
             txq.stop();
         }
-        if !netdev::xmit_more() || txq.is_stopped() {
+        // Ring the doorbell unless more frames follow right away; also when the stack or byte
+        // queue limits stopped the queue, since then no next frame comes to ring it.
+        if !netdev::xmit_more() || txq.xmit_stopped() {
             // Descriptors must be visible before the doorbell.
             dma_mb(Write);
             crate::hw::write_tail(&self.hw.bar, TailReg::Tx, q, ring.next_to_use);
