@@ -5,7 +5,7 @@ KVER_DEB="7.3.4-1~bpo13+1"          # pinned linux-source-7.3 package version
 KSERIES="7.3"
 BINDGEN_VERSION="0.72.1"
 VNG_VERSION="1.42"
-LLVM_SUFFIX="-19"
+LLVM_SUFFIX="-22"                 # clang on the LLVM major of rustc: C helpers inline into Rust
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 CACHE=${IGB_RUST_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/igb_rust}
@@ -16,6 +16,8 @@ VENV=$CACHE/venv
 RUST_SRC_ROOT=$CACHE/rust-src
 
 export PATH="$TOOLS/bin:$VENV/bin:$PATH"
+# bindgen must parse the headers with the same libclang as the C compiler.
+export LIBCLANG_PATH=/usr/lib/llvm${LLVM_SUFFIX}/lib
 
 log() { printf '[igb_rust] %s\n' "$*" >&2; }
 die() { printf '[igb_rust] error: %s\n' "$*" >&2; exit 1; }

@@ -63,7 +63,7 @@ apt_t() {	# apt with the trixie list only, for downloads, never installs
 		-o APT::Get::List-Cleanup=0 "$@"
 }
 
-HOST_PKGS="clang-19 lld-19 llvm-19 libclang-19-dev flex bison bc libelf-dev
+HOST_PKGS="clang-22 lld-22 llvm-22 libclang-22-dev flex bison bc libelf-dev
 libssl-dev cpio kmod xz-utils zstd pahole rsync busybox-static udev ethtool
 iputils-ping sysstat socat netcat-openbsd python3-venv python3-yaml patch bc libbpf-dev
 gcc libc6-dev binutils python3-matplotlib"

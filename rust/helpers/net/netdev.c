@@ -124,3 +124,8 @@ __rust_helper unsigned int rust_helper_num_online_cpus(void)
 {
 	return num_online_cpus();
 }
+
+__rust_helper bool rust_helper_irqs_disabled(void)
+{
+	return irqs_disabled();
+}

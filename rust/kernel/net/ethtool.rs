@@ -5,8 +5,9 @@
 //! A driver implements [`Operations`] on the same private data type as its
 //! [`netdev::Operations`] and passes [`table::<T>()`](table) in its
 //! [`netdev::Config`]. The callbacks get typed views instead of raw C structures: strings are
-//! copied with truncation, statistics are written into slices whose length the abstraction
-//! derived from [`Operations::get_sset_count`], and tunables arrive already identified.
+//! copied with truncation, statistics are written into slices whose length is the count the
+//! driver set with [`Device::set_stats_count`](netdev::Device::set_stats_count) under RTNL
+//! (never a second callback that could return more), and tunables arrive already identified.
 //!
 //! C header: [`include/linux/ethtool.h`](srctree/include/linux/ethtool.h).
 
@@ -179,7 +180,7 @@ pub const LINK_MODE_AUTONEG: u32 =
 pub const LINK_MODE_TP: u32 = bindings::ethtool_link_mode_bit_indices_ETHTOOL_LINK_MODE_TP_BIT;
 
 /// Writes statistics names, `GSTRING_LEN` bytes each, into the buffer the core sized from
-/// [`Operations::get_sset_count`]. Names beyond that count are dropped.
+/// the device's statistics count. Names beyond that count are dropped.
 pub struct StringWriter<'a> {
     buf: &'a mut [u8],
     pos: usize,
@@ -281,11 +282,6 @@ pub trait Operations: netdev::Operations {
         build_error!(VTABLE_DEFAULT_ERROR)
     }
 
-    /// Number of strings in `set`.
-    fn get_sset_count(_dev: &Device<Self>, _set: StringSet) -> Result<u32> {
-        build_error!(VTABLE_DEFAULT_ERROR)
-    }
-
     /// Writes the names of `set`.
     fn get_strings(_dev: &Device<Self>, _set: StringSet, _out: &mut StringWriter<'_>) {
         build_error!(VTABLE_DEFAULT_ERROR)
@@ -351,7 +347,7 @@ impl<T: Operations> Adapter<T> {
         } else {
             None
         },
-        get_sset_count: if T::HAS_GET_SSET_COUNT {
+        get_sset_count: if T::HAS_GET_STRINGS {
             Some(Self::get_sset_count)
         } else {
             None
@@ -537,12 +533,10 @@ impl<T: Operations> Adapter<T> {
         from_result(|| {
             // SAFETY: The core calls us for a net_device with this table, as `Self::dev` requires.
             let d = unsafe { Self::dev(dev) };
-            let n = T::get_sset_count(d, StringSet::from_raw(set as u32))?;
-            let r = c_int::try_from(n)?;
-            // The core sizes the buffer of the `get_strings` call that follows from this
-            // value: remember it rather than ask the driver again.
-            d.record_sset_count(set as u32, n);
-            Ok(r)
+            match StringSet::from_raw(set as u32) {
+                StringSet::Stats => Ok(c_int::try_from(d.stats_count())?),
+                StringSet::Other(_) => Err(EOPNOTSUPP),
+            }
         })
     }
 
@@ -553,14 +547,15 @@ impl<T: Operations> Adapter<T> {
     unsafe extern "C" fn get_strings(dev: *mut bindings::net_device, set: u32, data: *mut u8) {
         // SAFETY: The core calls us for a net_device with this table, as `Self::dev` requires.
         let d = unsafe { Self::dev(dev) };
-        // The count this device's `get_sset_count` returned last for `set`, 0 if none.
-        let n = d.recorded_sset_count(set) as usize;
         let set = StringSet::from_raw(set);
-        // SAFETY: Every caller of `get_strings` (the ioctl and netlink string requests, DSA)
-        // first calls `get_sset_count` for the same set, allocates that many
-        // `ETH_GSTRING_LEN` entries at `data` and then calls us, all under one hold of RTNL,
-        // which serialises every ethtool operation of the device: so `n`, what our
-        // `get_sset_count` trampoline returned to it, is the size of the buffer.
+        if set != StringSet::Stats {
+            return;
+        }
+        let n = d.stats_count() as usize;
+        // SAFETY: Every caller of `get_strings` (the ioctl and netlink string requests, DSA,
+        // private flags) sizes `data` from a `get_sset_count` call for the same set made under
+        // the same hold of RTNL, and `get_sset_count` returns the stored count, which only
+        // changes under RTNL (`Device::set_stats_count`): `n` entries of `ETH_GSTRING_LEN`.
         let buf = unsafe { core::slice::from_raw_parts_mut(data, n * GSTRING_LEN) };
         T::get_strings(d, set, &mut StringWriter { buf, pos: 0 });
     }

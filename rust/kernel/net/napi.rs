@@ -3,10 +3,16 @@
 //! NAPI: polled receive and transmit completion.
 //!
 //! A [`Napi<P>`] embeds a `struct napi_struct` together with the driver's per-queue data `P`
-//! (shared with any context) and `P::State` (owned by the poll loop). The poll callback
-//! receives `&mut P::State` (NAPI never runs two polls of one instance at once) and a
-//! [`NapiContext`]: the token that functions only valid in NAPI context require. Process
-//! context code (open, stop, MTU changes) has no token, so it cannot call them.
+//! (shared with any context), `P::State` (owned by the receive side of the poll) and,
+//! optionally, a page pool bound to the instance. The instances of a net_device are created
+//! and owned by its [`Registration`](netdev::Registration), which disables them before it
+//! drops the driver's data and deletes them before it frees the device: a NAPI instance can
+//! neither outlive its device nor be made by a driver on its own.
+//!
+//! The poll callback receives a [`NapiContext`], the token that functions only valid in NAPI
+//! context require, and, for a non-zero budget, an [`Rx`] with `&mut P::State` (NAPI never
+//! runs two polls of one instance at once), the receive context and the instance's pool.
+//! Process context code (open, stop, MTU changes) has no token, so it cannot call them.
 //!
 //! The abstraction keeps the NAPI protocol itself:
 //!
@@ -14,15 +20,18 @@
 //!   `napi_complete_done()` when that is less than the budget, and only then, if the core
 //!   agrees, calls [`Poll::rearm`], which gets no poll state: nothing can touch the rings
 //!   after completion;
-//! - a netpoll poll (budget 0) gets a token that only allows transmit completion: receive
-//!   calls need an [`RxContext`], which exists only for a non-zero budget;
+//! - a netpoll poll (budget 0, possibly in hard interrupt context) gets a token that only
+//!   allows transmit completion: the receive state, the page pool and every receive call come
+//!   with [`Rx`], which exists only for a non-zero budget;
 //! - tokens are branded with the poll they belong to (an invariant lifetime), so a value
 //!   branded by one poll cannot be used with the token of another.
 //!
 //! C header: [`include/linux/netdevice.h`](srctree/include/linux/netdevice.h).
 
+#[cfg(CONFIG_PAGE_POOL)]
+use crate::net::page_pool;
 use crate::{
-    bindings,
+    bindings, device,
     net::{netdev, skb::SkBuff},
     prelude::*,
     types::{NotThreadSafe, Opaque},
@@ -32,21 +41,23 @@ use core::{cell::UnsafeCell, marker::PhantomData, marker::PhantomPinned, num::No
 /// A per-queue poll routine.
 pub trait Poll: Send + Sync + Sized {
     /// The driver data of the net_device the instance belongs to.
-    type Owner: netdev::Operations;
-    /// State only the poll routine touches (rings, page pool, buffers).
+    type Owner: netdev::Operations<Poll = Self>;
+    /// State only the receive side of the poll touches (RX ring, buffers).
     type State: Send;
 
     /// Does the instance's work and returns how many received frames it processed, at most
     /// `ctx.budget()` (more is clamped). Transmit completions do not count against the budget.
     ///
+    /// `rx` is `None` for a budget of 0 (netpoll, possibly in hard interrupt context): then
+    /// only transmit completion is possible, and the poll never completes.
+    ///
     /// Returning less than the budget ends the poll: the abstraction completes it
-    /// (`napi_complete_done()`) and then calls [`Poll::rearm`]. With a budget of 0 (netpoll)
-    /// the poll never completes; only transmit completion is possible then.
+    /// (`napi_complete_done()`) and then calls [`Poll::rearm`].
     fn poll<'n>(
         &self,
-        state: &mut Self::State,
         dev: &netdev::Device<Self::Owner>,
         ctx: &NapiContext<'n>,
+        rx: Option<Rx<'_, 'n, Self>>,
     ) -> u32;
 
     /// Re-enables the instance's interrupt after a completed poll. It runs after
@@ -55,14 +66,74 @@ pub trait Poll: Send + Sync + Sized {
     fn rearm(&self);
 }
 
+/// The poll routine of a net_device without NAPI instances.
+pub struct NoPoll<T>(PhantomData<T>, core::convert::Infallible);
+
+impl<T: netdev::Operations<Poll = Self>> Poll for NoPoll<T> {
+    type Owner = T;
+    type State = ();
+
+    fn poll<'n>(
+        &self,
+        _: &netdev::Device<T>,
+        _: &NapiContext<'n>,
+        _: Option<Rx<'_, 'n, Self>>,
+    ) -> u32 {
+        match self.1 {}
+    }
+
+    fn rearm(&self) {
+        match self.1 {}
+    }
+}
+
+/// The page pool a NAPI instance may own ([`page_pool::PagePool`]; an uninhabited stand-in
+/// without `CONFIG_PAGE_POOL`).
+#[cfg(CONFIG_PAGE_POOL)]
+pub type RxPool<'a> = page_pool::PagePool<'a>;
+
+/// The page pool a NAPI instance may own (an uninhabited stand-in: no `CONFIG_PAGE_POOL`).
+#[cfg(not(CONFIG_PAGE_POOL))]
+pub struct RxPool<'a>(core::convert::Infallible, PhantomData<&'a ()>);
+
+/// Parameters of the page pool a NAPI instance owns ([`page_pool::Params`]; uninhabited
+/// without `CONFIG_PAGE_POOL`).
+#[cfg(CONFIG_PAGE_POOL)]
+pub type PoolParams = page_pool::Params;
+
+/// Parameters of the page pool a NAPI instance owns (uninhabited: no `CONFIG_PAGE_POOL`).
+#[cfg(not(CONFIG_PAGE_POOL))]
+pub enum PoolParams {}
+
+/// What a driver gives for each NAPI instance of a device being registered.
+pub struct Instance<I, S> {
+    /// Initialiser of the instance's shared data.
+    pub data: I,
+    /// The receive state of its poll.
+    pub state: S,
+    /// The page pool it owns, if any, bound to it and created for the device's parent.
+    pub pool: Option<PoolParams>,
+}
+
+/// The receive half of a poll with a non-zero budget: the poll-owned state, the receive
+/// context and the instance's page pool.
+pub struct Rx<'a, 'n, P: Poll> {
+    /// The state only the receive side touches.
+    pub state: &'a mut P::State,
+    /// Proof of a softirq poll with a non-zero budget.
+    pub ctx: RxContext<'a, 'n>,
+    /// The page pool bound to this instance, if it has one.
+    pub pool: Option<&'a RxPool<'a>>,
+}
+
 /// Proof of running in the poll routine of one NAPI instance, in softirq context or in netpoll.
 ///
 /// Only [`Napi`]'s poll callback creates one and it cannot leave that call: it is neither
 /// `Send`, `Sync` nor `Clone`, it is handed out by reference, and its lifetime `'n` is an
 /// invariant brand chosen afresh for each poll.
 ///
-/// It allows what is valid with any budget: freeing transmitted skbs. Receive work needs
-/// [`NapiContext::rx`].
+/// It allows what is valid with any budget: freeing transmitted skbs. Receive work needs the
+/// [`Rx`] half, which only a poll with a non-zero budget gets.
 ///
 /// # Invariants
 ///
@@ -82,21 +153,23 @@ impl<'n> NapiContext<'n> {
         self.budget
     }
 
-    /// The receive half of the context, or `None` when the budget is 0 (netpoll, possibly in
-    /// hard interrupt context, where nothing but transmit completion is allowed).
-    #[inline]
-    pub fn rx(&self) -> Option<RxContext<'_, 'n>> {
-        NonZeroU32::new(self.budget).map(|budget| RxContext { ctx: self, budget })
-    }
-
     /// Frees a transmitted skb into the per-CPU NAPI cache (`napi_consume_skb()`), or, when
-    /// polled by netpoll (budget 0), the way netpoll needs.
+    /// polled by netpoll (budget 0) or called with interrupts disabled (under an
+    /// interrupt-disabling lock, where skb destructors must not run), the deferred way
+    /// `dev_consume_skb_any()` takes.
     #[inline]
     pub fn consume_skb(&self, skb: SkBuff) {
+        // SAFETY: Reads the CPU's interrupt flag.
+        let budget = if unsafe { bindings::irqs_disabled() } {
+            0
+        } else {
+            self.budget
+        };
         // SAFETY: `skb` is an owned reference we give up. `napi_consume_skb` uses the NAPI
         // cache only for a non-zero budget, which the core passes only from the softirq poll
-        // of `self.napi` (type invariant); with budget 0 it frees like `dev_consume_skb_any`.
-        unsafe { bindings::napi_consume_skb(skb.into_raw(), self.budget as c_int) };
+        // of `self.napi` (type invariant), and we pass it only with interrupts enabled; with
+        // budget 0 it frees like `dev_consume_skb_any`, valid in any context.
+        unsafe { bindings::napi_consume_skb(skb.into_raw(), budget as c_int) };
     }
 }
 
@@ -138,11 +211,17 @@ impl<'n> RxContext<'_, 'n> {
         (!p.is_null()).then(|| unsafe { SkBuff::from_raw(p) })
     }
 
-    /// Hands a received frame to GRO (`napi_gro_receive()`).
+    /// Hands a received frame to GRO (`napi_gro_receive()`). GRO may merge and free the skb
+    /// and rewrite its data, so it must be private (not shared, data not cloned), as every skb
+    /// a driver allocates or builds is; any other is dropped.
     #[inline]
     pub fn gro_receive(&self, skb: SkBuff) {
+        if !skb.is_private() {
+            return;
+        }
         // SAFETY: GRO state is per instance and used only by its softirq poll, which is where
-        // we are (both invariants); we give up our reference to `skb`.
+        // we are (both invariants); we give up our reference to `skb`, the only one to a skb
+        // whose data no clone shares.
         unsafe { bindings::napi_gro_receive(self.ctx.napi, skb.into_raw()) };
     }
 }
@@ -167,8 +246,11 @@ struct NapiCore {
 ///
 /// - Once initialised, `core.inner` is on the NAPI list of a net_device of `P::Owner` (added
 ///   with `netif_napi_add` as the last step of initialisation) until it is deleted on drop.
-/// - `state` is only accessed by the poll callback, or by [`Napi::with_state`] while the
-///   instance is disabled and RTNL is held exclusively.
+/// - `state` and `pool` are only accessed by the poll callback with a non-zero budget, or by
+///   [`Napi::with_state`] while the instance is disabled and RTNL is held exclusively, or with
+///   exclusive access while the device is not registered.
+/// - `pool`, once set, is bound to `core.inner` (`page_pool_params.napi`) and is destroyed
+///   before the instance is deleted.
 #[repr(C)]
 #[pin_data(PinnedDrop)]
 pub struct Napi<P: Poll> {
@@ -176,6 +258,9 @@ pub struct Napi<P: Poll> {
     #[pin]
     data: P,
     state: UnsafeCell<P::State>,
+    /// Set once, before the device is registered; destroyed on drop before the instance is
+    /// deleted, while it is disabled.
+    pool: UnsafeCell<Option<RxPool<'static>>>,
     #[pin]
     _pin: PhantomPinned,
 }
@@ -191,14 +276,18 @@ impl<P: Poll> Napi<P> {
     ///
     /// `data` is initialised first; the instance is added to the device only once everything
     /// else succeeded, so a failing initialiser leaves nothing behind on the device.
+    ///
+    /// # Safety
+    ///
+    /// `dev` must be a net_device allocated for `P::Owner` by [`netdev::Registration`], not
+    /// registered yet, which drops the instance before it frees the device.
     #[inline]
-    pub fn new(
-        dev: &netdev::Unregistered<P::Owner>,
+    pub(crate) unsafe fn new(
+        dev: *mut bindings::net_device,
         data: impl PinInit<P, Error>,
         state: P::State,
     ) -> impl PinInit<Self, Error> {
         const { assert!(core::mem::offset_of!(Self, core) == 0) };
-        let raw_dev = dev.as_raw();
         try_pin_init!(&this in Self {
             // Zeroed, as `netif_napi_add` expects.
             core: NapiCore {
@@ -207,18 +296,55 @@ impl<P: Poll> Napi<P> {
             },
             data <- data,
             state: UnsafeCell::new(state),
+            pool: UnsafeCell::new(None),
             _pin: PhantomPinned,
             _: {
                 // SAFETY: Every other field is initialised, so a poll could run right away.
                 // `inner` is storage inside `*this`, which is pinned and stays valid until our
-                // `PinnedDrop` deletes the instance; `raw_dev` is the live, unregistered
-                // net_device of `P::Owner` the token stands for.
+                // `PinnedDrop` deletes the instance; `dev` is a live, unregistered net_device
+                // of `P::Owner` (safety requirement).
                 unsafe {
                     let napi = Opaque::cast_into(&raw const (*this.as_ptr()).core.inner);
-                    bindings::netif_napi_add(raw_dev, napi, Some(Self::poll_callback));
+                    bindings::netif_napi_add(dev, napi, Some(Self::poll_callback));
                 }
             },
         }? Error)
+    }
+
+    /// Creates the page pool of this instance for DMA by `parent`, bound to the instance
+    /// (`page_pool_params.napi`): pages freed in its softirq go back to the pool's lockless
+    /// cache.
+    ///
+    /// # Safety
+    ///
+    /// The caller must have exclusive access to the instance (its device not registered yet),
+    /// and the instance must be dropped before `parent` is unbound.
+    #[cfg(CONFIG_PAGE_POOL)]
+    #[inline]
+    pub(crate) unsafe fn create_pool(
+        &self,
+        parent: &device::Device<device::Bound>,
+        params: &page_pool::Params,
+    ) -> Result {
+        // SAFETY: The pool is bound to `inner`, which outlives it: our `PinnedDrop` destroys
+        // the pool before it deletes the instance, while the instance is disabled; and it is
+        // destroyed before `parent` is unbound (both safety requirements).
+        let pool = unsafe { page_pool::PagePool::new_for_napi(parent, params, self.raw()) }?;
+        // SAFETY: Exclusive access (safety requirement).
+        unsafe { *self.pool.get() = Some(pool) };
+        Ok(())
+    }
+
+    /// Adds the counters of this instance's page pool to `stats`.
+    #[cfg(CONFIG_PAGE_POOL_STATS)]
+    #[inline]
+    pub fn pool_stats(&self, stats: &mut page_pool::Stats) {
+        // SAFETY: `pool` is only written before the device is registered (type invariant),
+        // and every `&Napi` after that only reads it; the statistics are read with the C
+        // side's own racy-by-design counters.
+        if let Some(pool) = unsafe { &*self.pool.get() } {
+            pool.add_stats(stats);
+        }
     }
 
     #[inline]
@@ -274,7 +400,7 @@ impl<P: Poll> Napi<P> {
     pub fn with_state<R>(
         &self,
         _rtnl: &mut netdev::Rtnl,
-        f: impl FnOnce(&P, &mut P::State) -> R,
+        f: impl FnOnce(&P, &mut P::State, Option<&RxPool<'_>>) -> R,
     ) -> Result<R> {
         // SAFETY: RTNL is held (`_rtnl`), which serialises every access to `enabled`.
         if unsafe { *self.core.enabled.get() } {
@@ -285,7 +411,9 @@ impl<P: Poll> Napi<P> {
         // needs `&Rtnl`, and the only token in reach is borrowed mutably here. Other
         // `with_state` callers need the same token. The reference does not escape `f`.
         let state = unsafe { &mut *self.state.get() };
-        Ok(f(&self.data, state))
+        // SAFETY: As for `state`: no poll runs; process context has the pool alone.
+        let pool = unsafe { &*self.pool.get() };
+        Ok(f(&self.data, state, pool.as_ref()))
     }
 
     /// # Safety
@@ -295,13 +423,9 @@ impl<P: Poll> Napi<P> {
         // SAFETY: `napi` is `core.inner` of a pinned `Napi<P>` (`NapiCore` is the first field of
         // the `repr(C)` `Napi<P>` and `inner` the first of `NapiCore`), alive while on the list.
         let this = unsafe { &*napi.cast::<Self>() };
-        // SAFETY: The core runs at most one poll of an instance at a time (it owns the SCHED
-        // bit while polling), and `with_state` only runs while the instance is disabled (type
-        // invariant), so this is the only reference to `state`.
-        let state = unsafe { &mut *this.state.get() };
         // SAFETY: `napi->dev` is the net_device of `P::Owner` the instance was added to; it is
         // registered (polls only happen between `napi_enable` in a callback of the registered
-        // device and the `napi_disable` that `Registration` guarantees before it drops `T`).
+        // device and the `napi_disable` that `Registration` does before it drops `T`).
         let dev = unsafe { netdev::Device::<P::Owner>::from_napi_dev((*napi).dev) };
         let budget = u32::try_from(budget).unwrap_or(0);
         // INVARIANT: we are the poll of `napi`, with the budget the core passed.
@@ -311,7 +435,20 @@ impl<P: Poll> Napi<P> {
             _brand: PhantomData,
             _not_send: PhantomData,
         };
-        let done = this.data.poll(state, dev, &ctx).min(budget);
+        let rx = NonZeroU32::new(budget).map(|budget| {
+            // SAFETY: The core runs at most one poll of an instance at a time (it owns the
+            // SCHED bit while polling), and `with_state` only runs while the instance is
+            // disabled (type invariant), so these are the only references to `state` and
+            // `pool`. Netpoll (budget 0) never gets here.
+            let (state, pool) = unsafe { (&mut *this.state.get(), &*this.pool.get()) };
+            // INVARIANT: a non-zero budget, so the core polls from softirq.
+            Rx {
+                state,
+                ctx: RxContext { ctx: &ctx, budget },
+                pool: pool.as_ref(),
+            }
+        });
+        let done = this.data.poll(dev, &ctx, rx).min(budget);
         // Netpoll (budget 0) must never complete; a poll that used its whole budget stays
         // scheduled and is called again.
         // SAFETY: We are in the poll of `napi`, after the driver's last access to `state`.
@@ -332,40 +469,31 @@ impl<P: Poll> PinnedDrop for Napi<P> {
             // SAFETY: `inner` is added and enabled.
             unsafe { bindings::napi_disable(self.raw()) };
         }
+        // The pool goes first: it is bound to the instance and must not race its poll.
+        // SAFETY: `&mut self` excludes every other access; the instance is disabled.
+        drop(unsafe { (*self.pool.get()).take() });
         // SAFETY: `inner` was added by `new` (an initialised `Napi` always is) and its
-        // net_device is still allocated: `Napi`s live in the device's private data, which
-        // `Registration` drops before it frees the device.
+        // net_device is still allocated: only `Registration` makes instances, and it drops
+        // them before it frees the device.
         unsafe { bindings::netif_napi_del(self.raw()) };
     }
 }
 
-/// Disables every NAPI instance of `dev` that is still enabled.
-///
-/// # Safety
-///
-/// `dev` must be a net_device whose NAPI instances were all added by [`Napi::new`], and the
-/// caller must have exclusive access to their `enabled` flags (RTNL held, or the device
-/// unregistered so that no callback that could hold RTNL for it runs any more).
-pub(crate) unsafe fn disable_all(dev: *mut bindings::net_device) {
-    // SAFETY: `dev` is valid; its NAPI list only changes through `Napi::new` and `Napi::drop`,
-    // neither of which can run concurrently with the exclusive access the caller has.
-    let head = unsafe { &raw mut (*dev).napi_list };
-    // SAFETY: `head` is an initialised list head.
-    let mut pos = unsafe { (*head).next };
-    while pos != head {
-        // SAFETY: Every entry of `dev->napi_list` is the `dev_list` member of a `napi_struct`,
-        // which (safety requirement) is the `inner` field at the start of a `NapiCore`.
-        let core = unsafe {
-            &*crate::container_of!(pos, bindings::napi_struct, dev_list).cast::<NapiCore>()
-        };
+impl<P: Poll> Napi<P> {
+    /// Disables the instance if it is enabled, without the RTNL token.
+    ///
+    /// # Safety
+    ///
+    /// The caller must have exclusive access to `enabled`: the device is unregistered, so no
+    /// callback that could hold an `Rtnl` token for it runs any more.
+    #[inline]
+    pub(crate) unsafe fn disable_unregistered(&self) {
         // SAFETY: Exclusive access to `enabled` per the safety requirements.
-        let en = unsafe { &mut *core.enabled.get() };
+        let en = unsafe { &mut *self.core.enabled.get() };
         if *en {
             // SAFETY: The instance is added and enabled.
-            unsafe { bindings::napi_disable(core.inner.get()) };
+            unsafe { bindings::napi_disable(self.raw()) };
             *en = false;
         }
-        // SAFETY: `pos` is a valid list entry.
-        pos = unsafe { (*pos).next };
     }
 }

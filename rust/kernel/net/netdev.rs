@@ -18,7 +18,10 @@ use crate::{
     bindings, device,
     error::{from_result, to_result, VTABLE_DEFAULT_ERROR},
     irq::IrqReturn,
-    net::{napi, skb::SkBuff},
+    net::{
+        napi::{self, Napi, Poll},
+        skb::SkBuff,
+    },
     prelude::*,
     sync::atomic::{Atomic, Relaxed},
     types::{NotThreadSafe, Opaque},
@@ -119,6 +122,9 @@ pub enum Xmit<'x> {
 /// `set_rx_mode` runs under the device's address list lock.
 #[vtable]
 pub trait Operations: Sized + Send + Sync {
+    /// The poll routine of the device's NAPI instances ([`napi::NoPoll`] for none).
+    type Poll: napi::Poll<Owner = Self>;
+
     /// Brings the interface up (`ndo_open`).
     fn open(dev: &Device<Self>, rtnl: &mut Rtnl) -> Result;
 
@@ -131,13 +137,17 @@ pub trait Operations: Sized + Send + Sync {
     /// Runs with bottom halves disabled, or, from netpoll, with interrupts disabled and
     /// possibly in hard interrupt context: locks taken here must not be taken with interrupts
     /// enabled anywhere else.
-    fn start_xmit<'x>(dev: &Device<Self>, skb: TxRequest<'x>) -> Xmit<'x>;
+    ///
+    /// `txq` is the queue the stack chose and locked for this skb: the only one whose byte
+    /// queue limits this call may account.
+    fn start_xmit<'x>(dev: &Device<Self>, txq: &XmitQueue<'x>, skb: TxRequest<'x>) -> Xmit<'x>;
 
     /// Handles an interrupt on vector `vector` of the lines given to
-    /// [`Registration::new_with_lt`]. Hard interrupt context; runs from before the device is
-    /// registered until after it was unregistered.
+    /// [`Registration::new_with_lt`]. Hard interrupt context; it runs from before the device
+    /// is registered until after it was unregistered, so it only sees the private data and the
+    /// NAPI instances ([`IrqDevice`]).
     #[inline]
-    fn handle_irq(_dev: &Device<Self>, _vector: u32) -> IrqReturn {
+    fn handle_irq(_dev: &IrqDevice<Self>, _vector: u32) -> IrqReturn {
         build_error!(VTABLE_DEFAULT_ERROR)
     }
 
@@ -242,19 +252,27 @@ impl RxMode<'_> {
 }
 
 /// The private area of a net_device allocated by [`Registration`].
-struct Priv<T> {
+///
+/// # Invariants
+///
+/// `napis` is never resized after the device is registered; `stats_count` only changes under
+/// RTNL.
+struct Priv<T: Operations> {
+    /// Number of `ethtool -S` statistics: the size of the buffers the ethtool core hands to
+    /// `get_strings` and `get_ethtool_stats`.
+    stats_count: Atomic<u32>,
+    /// Dropped first: the driver's data may refer to the instances' work.
     data: T,
-    /// The string set and count the last `get_sset_count` returned (set in the high half):
-    /// the size of the buffer the ethtool core hands to the `get_strings` that follows.
-    last_sset: Atomic<u64>,
+    /// The NAPI instances, owned here so that none outlives the device.
+    napis: KVec<Pin<KBox<Napi<T::Poll>>>>,
 }
 
 /// A network device whose private area holds a `T`.
 ///
 /// # Invariants
 ///
-/// `self.0` is a `struct net_device` allocated by [`Registration::new`] for this `T`: its
-/// private area holds an initialised `Priv<T>` for as long as a `&Device<T>` exists.
+/// `self.0` is a `struct net_device` allocated by [`Registration::new_with_lt`] for this `T`:
+/// its private area holds an initialised `Priv<T>` for as long as a `&Device<T>` exists.
 #[repr(transparent)]
 pub struct Device<T: Operations>(Opaque<bindings::net_device>, PhantomData<T>);
 
@@ -267,8 +285,8 @@ unsafe impl<T: Operations> Send for Device<T> {}
 impl<T: Operations> Device<T> {
     /// # Safety
     ///
-    /// `ptr` must be a net_device allocated by [`Registration::new`] for `T`, valid and with
-    /// initialised private data for `'a`.
+    /// `ptr` must be a net_device allocated by [`Registration::new_with_lt`] for `T`, valid and
+    /// with initialised private data for `'a`.
     #[inline]
     unsafe fn from_raw<'a>(ptr: *mut bindings::net_device) -> &'a Self {
         // SAFETY: `Device<T>` is a transparent wrapper of `net_device`; validity per the
@@ -278,13 +296,11 @@ impl<T: Operations> Device<T> {
 
     /// # Safety
     ///
-    /// `ptr` must be the `dev` of a NAPI instance added by [`Napi`](crate::net::napi::Napi)
-    /// for `T`, valid for `'a`.
+    /// `ptr` must be the `dev` of a NAPI instance of `T::Poll`, valid for `'a`.
     #[inline]
     pub(crate) unsafe fn from_napi_dev<'a>(ptr: *mut bindings::net_device) -> &'a Self {
-        // SAFETY: Per the safety requirements `ptr` is the device of a NAPI instance of `T`, and
-        // only `Registration::new` adds those (through `Unregistered<T>`), so it was allocated
-        // there for `T`.
+        // SAFETY: Only `Registration::new_with_lt` creates NAPI instances (`Napi::new` is
+        // crate-private), on a device it allocated for `T`.
         unsafe { Self::from_raw(ptr) }
     }
 
@@ -293,8 +309,8 @@ impl<T: Operations> Device<T> {
     /// `ptr` must be a net_device registered by [`Registration`] for `T`, valid for `'a`.
     #[inline]
     pub(crate) unsafe fn from_ethtool<'a>(ptr: *mut bindings::net_device) -> &'a Self {
-        // SAFETY: The ethtool table of `T` is only installed by `Registration::new` for `T`, which
-        // is what `ptr` is per the safety requirements.
+        // SAFETY: The ethtool table of `T` is only installed by `Registration::new_with_lt` for
+        // `T`, which is what `ptr` is per the safety requirements.
         unsafe { Self::from_raw(ptr) }
     }
 
@@ -310,33 +326,42 @@ impl<T: Operations> Device<T> {
         unsafe { bindings::netdev_priv(self.as_raw()) }.cast()
     }
 
-    /// Records that `get_sset_count` returned `count` for `set` to the ethtool core.
     #[inline]
-    pub(crate) fn record_sset_count(&self, set: u32, count: u32) {
-        // SAFETY: The private area holds an initialised `Priv<T>` (type invariant).
-        let p = unsafe { &*self.priv_ptr() };
-        p.last_sset
-            .store((u64::from(set) << 32) | u64::from(count), Relaxed);
+    fn priv_ref(&self) -> &Priv<T> {
+        // SAFETY: The private area holds an initialised `Priv<T>` that is only ever shared
+        // (type invariant).
+        unsafe { &*self.priv_ptr() }
     }
 
-    /// The count `get_sset_count` last returned, if it was for `set`; 0 otherwise.
+    /// Number of `ethtool -S` statistics the device reports.
     #[inline]
-    pub(crate) fn recorded_sset_count(&self, set: u32) -> u32 {
-        // SAFETY: The private area holds an initialised `Priv<T>` (type invariant).
-        let v = unsafe { &*self.priv_ptr() }.last_sset.load(Relaxed);
-        if (v >> 32) as u32 == set {
-            v as u32
-        } else {
-            0
-        }
+    pub fn stats_count(&self) -> u32 {
+        self.priv_ref().stats_count.load(Relaxed)
+    }
+
+    /// Changes the number of `ethtool -S` statistics. Under RTNL, like every ethtool request,
+    /// so a request always sees one count from sizing its buffer to filling it.
+    #[inline]
+    pub fn set_stats_count(&self, count: u32, _rtnl: &Rtnl) {
+        self.priv_ref().stats_count.store(count, Relaxed);
     }
 
     /// The driver's private data.
     #[inline]
     pub fn data(&self) -> &T {
-        // SAFETY: per the type invariant the private area holds an initialised `Priv<T>`
-        // that is only ever shared.
-        unsafe { &(*self.priv_ptr()).data }
+        &self.priv_ref().data
+    }
+
+    /// NAPI instance `index` of the device.
+    #[inline]
+    pub fn napi(&self, index: usize) -> Option<&Napi<T::Poll>> {
+        self.priv_ref().napis.get(index).map(|n| &**n)
+    }
+
+    /// The NAPI instances of the device, in the order they were created.
+    #[inline]
+    pub fn napis(&self) -> impl Iterator<Item = &Napi<T::Poll>> {
+        self.priv_ref().napis.iter().map(|n| &**n)
     }
 
     /// The interface name, e.g. `eth0`.
@@ -425,7 +450,7 @@ impl<T: Operations> Device<T> {
 
     /// Stops every TX queue and waits for running transmits to finish (`netif_tx_disable()`).
     #[inline]
-    pub fn tx_disable(&self) {
+    pub fn tx_disable(&self, _rtnl: &Rtnl) {
         // SAFETY: `self` is a valid net_device (type invariant); `netif_tx_disable` takes each
         // queue's xmit lock and spins until running transmits finish, which any
         // context that does not hold one of those locks may do.
@@ -487,39 +512,85 @@ impl TxQueue {
         unsafe { bindings::netif_xmit_stopped(self.as_raw()) }
     }
 
-    /// Byte queue limits: `bytes` were handed to the hardware (`netdev_tx_sent_queue()`).
-    #[inline]
-    pub fn sent(&self, bytes: u32) {
-        // SAFETY: `self` is a valid queue (type invariant). BQL needs `sent` calls serialised with
-        // each other, which the xmit path (queue xmit lock) does.
-        unsafe { bindings::netdev_tx_sent_queue(self.as_raw(), bytes) }
-    }
-
     /// Byte queue limits: `pkts` packets of `bytes` in total completed
-    /// (`netdev_tx_completed_queue()`).
+    /// (`netdev_tx_completed_queue()`). From a NAPI poll only, the one context that cleans the
+    /// queue's ring.
     #[inline]
-    pub fn completed(&self, pkts: u32, bytes: u32) {
+    pub fn completed(&self, pkts: u32, bytes: u32, _ctx: &napi::NapiContext<'_>) {
         // SAFETY: `self` is a valid queue (type invariant). BQL needs `completed` calls serialised
-        // with each other, which one NAPI instance per queue does.
+        // with each other: NAPI polls of one instance never overlap, and a driver completes a
+        // queue from the instance that owns it.
         unsafe { bindings::netdev_tx_completed_queue(self.as_raw(), pkts, bytes) }
     }
 
     /// Byte queue limits: forget everything in flight, after the ring was cleaned
-    /// (`netdev_tx_reset_queue()`).
+    /// (`netdev_tx_reset_queue()`). Under RTNL, with the interface down.
     #[inline]
-    pub fn reset(&self) {
-        // SAFETY: `self` is a valid queue (type invariant); resetting BQL state is done with the
-        // queue stopped and its ring cleaned.
+    pub fn reset(&self, _rtnl: &Rtnl) {
+        // SAFETY: `self` is a valid queue (type invariant); RTNL serialises this with open and
+        // stop, between which no transmit or completion runs.
         unsafe { bindings::netdev_tx_reset_queue(self.as_raw()) }
     }
 }
 
-/// Whether the stack will hand more skbs to `start_xmit` right away (`netdev_xmit_more()`):
-/// the driver may postpone its doorbell write.
-#[inline]
-pub fn xmit_more() -> bool {
-    // SAFETY: Only reads per-CPU state.
-    unsafe { bindings::netdev_xmit_more() }
+/// The transmit queue the stack locked for one [`Operations::start_xmit`] call (branded like
+/// the call's [`TxRequest`]).
+///
+/// # Invariants
+///
+/// `txq` is the queue of the call branded `'x`, whose xmit lock the caller holds for `'x`.
+#[repr(transparent)]
+pub struct XmitQueue<'x> {
+    txq: TxQueue,
+    _brand: PhantomData<fn(&'x ()) -> &'x ()>,
+}
+
+impl XmitQueue<'_> {
+    /// The queue, for the operations allowed from any context.
+    #[inline]
+    pub fn queue(&self) -> &TxQueue {
+        &self.txq
+    }
+
+    /// Byte queue limits: `bytes` were handed to the hardware (`netdev_tx_sent_queue()`).
+    #[inline]
+    pub fn sent(&self, bytes: u32) {
+        // SAFETY: The queue is valid and we hold its xmit lock (type invariant), which
+        // serialises `sent` calls as BQL requires.
+        unsafe { bindings::netdev_tx_sent_queue(self.txq.as_raw(), bytes) }
+    }
+
+    /// Whether the stack will hand more skbs to `start_xmit` right away (`netdev_xmit_more()`):
+    /// the driver may postpone its doorbell write.
+    #[inline]
+    pub fn more(&self) -> bool {
+        // SAFETY: Reads per-CPU state; `start_xmit` runs with preemption disabled.
+        unsafe { bindings::netdev_xmit_more() }
+    }
+}
+
+/// The view of a net_device an interrupt handler gets: the private data and the NAPI
+/// instances, nothing that needs the device registered.
+///
+/// # Invariants
+///
+/// As for [`Device`]: a net_device allocated for `T` with initialised private data, possibly
+/// not registered (yet or any more).
+#[repr(transparent)]
+pub struct IrqDevice<T: Operations>(Device<T>);
+
+impl<T: Operations> IrqDevice<T> {
+    /// The driver's private data.
+    #[inline]
+    pub fn data(&self) -> &T {
+        self.0.data()
+    }
+
+    /// NAPI instance `index` of the device.
+    #[inline]
+    pub fn napi(&self, index: usize) -> Option<&Napi<T::Poll>> {
+        self.0.napi(index)
+    }
 }
 
 /// Settings applied to a net_device before it is registered.
@@ -542,13 +613,15 @@ pub struct Config<T: Operations> {
     pub real_rx_queues: u32,
     /// Name of the interrupt handlers (`/proc/interrupts`).
     pub irq_name: &'static CStr,
+    /// Number of `ethtool -S` statistics at first (see [`Device::set_stats_count`]).
+    pub stats_count: u32,
 }
 
-/// A registered network device owning a `T`.
+/// A registered network device owning a `T` and its NAPI instances.
 ///
 /// Dropping it unregisters the device (running [`Operations::stop`] if it is up), disables the
-/// NAPI instances still enabled, frees the interrupt handlers, drops `T` and frees the
-/// net_device, in that order.
+/// NAPI instances still enabled, frees the interrupt handlers, drops `T`, drops the NAPI
+/// instances (and their page pools) and frees the net_device, in that order.
 ///
 /// # Invariants
 ///
@@ -575,64 +648,24 @@ unsafe impl<T: Operations> Send for Registration<T> {}
 // SAFETY: `&Registration` only gives `&Device<T>`, which is `Sync`.
 unsafe impl<T: Operations> Sync for Registration<T> {}
 
-/// A net_device that is allocated but not registered yet, handed to the initialiser of `T`.
-///
-/// It lets the initialiser attach NAPI instances to the device; nothing else can be done with
-/// it.
-///
-/// # Invariants
-///
-/// `dev` is a valid, unregistered net_device allocated for `T`, owned by the
-/// [`Registration`] constructor that handed out the reference.
-pub struct Unregistered<T: Operations> {
-    dev: NonNull<bindings::net_device>,
-    _p: PhantomData<T>,
-}
-
-impl<T: Operations> Unregistered<T> {
-    #[inline]
-    pub(crate) fn as_raw(&self) -> *mut bindings::net_device {
-        self.dev.as_ptr()
-    }
-}
-
-impl<T: Operations + 'static> Registration<T> {
-    /// Allocates an Ethernet device with `txqs`/`rxqs` queues under `parent`, initialises its
-    /// private data with `init`, applies `config` and registers it.
-    ///
-    /// For private data that borrows from the device binding (`'bound` data), see
-    /// [`Registration::new_with_lt`] and [`pci::Adapter`].
-    #[inline]
-    pub fn new<I>(
-        parent: &device::Device<device::Bound>,
-        txqs: u32,
-        rxqs: u32,
-        config: &Config<T>,
-        init: impl FnOnce(&Unregistered<T>) -> I,
-    ) -> Result<Self>
-    where
-        I: PinInit<T, Error>,
-    {
-        // SAFETY: `T: 'static` holds no borrowed data, so nothing dangles if the registration
-        // is forgotten (the device then just stays registered); no interrupt lines.
-        unsafe { Self::new_with_lt(parent, txqs, rxqs, config, &[], init) }
-    }
-}
+/// Builds the NAPI instance number `i` of a device being registered: its shared data, its
+/// receive state and, optionally, the parameters of the page pool it owns.
+pub type NapiInit<'a, T, I> =
+    dyn FnMut(u32) -> Result<napi::Instance<I, <<T as Operations>::Poll as Poll>::State>> + 'a;
 
 impl<T: Operations> Registration<T> {
-    /// Allocates an Ethernet device with `txqs`/`rxqs` queues under `parent`, initialises its
-    /// private data with `init`, requests a handler calling [`Operations::handle_irq`] on each
-    /// interrupt line of `irqs` (vector `i` for `irqs[i]`), applies `config` and registers the
-    /// device.
-    ///
-    /// The handlers are requested before the device is registered and freed after it was
-    /// unregistered and its NAPI instances disabled, before `T` is dropped.
+    /// Allocates an Ethernet device with `txqs`/`rxqs` queues under `parent`; creates `napis`
+    /// NAPI instances with `napi_init(i)`, each with its page pool if asked for; initialises
+    /// the private data with `init`; requests a handler calling [`Operations::handle_irq`] on
+    /// each interrupt line of `irqs` (vector `i` for `irqs[i]`); applies `config`; registers
+    /// the device. On failure everything done so far is undone.
     ///
     /// # Safety
     ///
-    /// - The returned registration must be dropped (not forgotten, not leaked) before any data
-    ///   `T` borrows becomes invalid: callbacks keep running for as long as the device is
-    ///   registered.
+    /// - The returned registration must be dropped (not forgotten, not leaked) before `parent`
+    ///   is unbound and before any data `T` or the NAPI instances borrow becomes invalid:
+    ///   callbacks keep running for as long as the device is registered, and the page pools
+    ///   map pages for `parent`. It must also be dropped before the module of `T` is unloaded.
     /// - Every line in `irqs` must be an interrupt of `parent` that stays allocated (e.g. an
     ///   MSI-X vector) until the registration is dropped, with no handler of ours yet.
     pub unsafe fn new_with_lt<I>(
@@ -641,10 +674,12 @@ impl<T: Operations> Registration<T> {
         rxqs: u32,
         config: &Config<T>,
         irqs: &[u32],
-        init: impl FnOnce(&Unregistered<T>) -> I,
+        napis: u32,
+        napi_init: &mut NapiInit<'_, T, I>,
+        init: impl PinInit<T, Error>,
     ) -> Result<Self>
     where
-        I: PinInit<T, Error>,
+        I: PinInit<T::Poll, Error>,
     {
         const {
             assert!(core::mem::align_of::<Priv<T>>() <= bindings::NETDEV_ALIGN as usize);
@@ -653,33 +688,64 @@ impl<T: Operations> Registration<T> {
             return Err(EINVAL);
         }
         let mut lines = KVec::with_capacity(irqs.len(), GFP_KERNEL)?;
+        let mut instances = KVec::with_capacity(napis as usize, GFP_KERNEL)?;
         let size = core::mem::size_of::<Priv<T>>().try_into()?;
         // SAFETY: No preconditions: allocates a device with the given private size and queue
         // counts, or returns NULL.
         let raw = unsafe { bindings::alloc_etherdev_mqs(size, txqs, rxqs) };
         let dev = NonNull::new(raw).ok_or(ENOMEM)?;
-        // INVARIANT: fresh and unregistered; the token does not outlive this function.
-        let unreg = Unregistered::<T> {
-            dev,
-            _p: PhantomData,
-        };
-
         // SAFETY: `raw` is a fresh net_device; `dev.parent` is what `SET_NETDEV_DEV()` sets.
         unsafe { (*raw).dev.parent = parent.as_raw() };
+
+        // The NAPI instances come first: `T` and the interrupt handlers may use them.
+        for i in 0..napis {
+            let made = napi_init(i).and_then(|inst| {
+                // SAFETY: `raw` is allocated for `T` and not registered; the instances are
+                // dropped by `Priv<T>`, which is dropped before the device is freed.
+                let napi =
+                    KBox::pin_init(unsafe { Napi::new(raw, inst.data, inst.state) }, GFP_KERNEL)?;
+                if let Some(params) = &inst.pool {
+                    // SAFETY: Nothing else reaches the instance yet; it is dropped before the
+                    // registration, which is dropped before `parent` is unbound (safety
+                    // requirement).
+                    #[cfg(CONFIG_PAGE_POOL)]
+                    unsafe { napi.create_pool(parent, params) }?;
+                    #[cfg(not(CONFIG_PAGE_POOL))]
+                    match *params {}
+                }
+                Ok(napi)
+            });
+            // Within the reserved capacity: cannot fail.
+            match made.and_then(|n| instances.push(n, GFP_KERNEL).map_err(Error::from)) {
+                Ok(()) => {}
+                Err(e) => {
+                    drop(instances);
+                    // SAFETY: `raw` is unregistered and ours; its instances were just deleted.
+                    unsafe { bindings::free_netdev(raw) };
+                    return Err(e);
+                }
+            }
+        }
 
         // SAFETY: `raw` is a valid net_device allocated with a private area.
         let priv_ptr = unsafe { bindings::netdev_priv(raw) }.cast::<Priv<T>>();
         // SAFETY: The private area is suitably sized and aligned (checked above) for
         // `Priv<T>`, and ours alone while the device is unregistered.
-        unsafe { (&raw mut (*priv_ptr).last_sset).write(Atomic::new(u64::MAX)) };
-        // SAFETY: As for `last_sset` just above: the area is sized, aligned and ours.
+        unsafe {
+            (&raw mut (*priv_ptr).stats_count).write(Atomic::new(config.stats_count));
+            (&raw mut (*priv_ptr).napis).write(instances);
+        }
+        // SAFETY: As above: the area is sized, aligned and ours.
         let data_ptr = unsafe { &raw mut (*priv_ptr).data };
         // SAFETY: `data_ptr` is valid for writes and never moves: the private area lives as
         // long as the net_device. On error nothing was initialised.
-        if let Err(e) = unsafe { init(&unreg).__init(data_ptr) } {
-            // SAFETY: `raw` is unregistered and owned by us; `Napi::new` adds its instance as
-            // the last, infallible step, so a failed initialiser left none on the device.
-            unsafe { bindings::free_netdev(raw) };
+        if let Err(e) = unsafe { init.__init(data_ptr) } {
+            // SAFETY: `raw` is unregistered and owned by us; `napis` was written above and no
+            // instance was enabled (that needs a callback of the registered device).
+            unsafe {
+                core::ptr::drop_in_place(&raw mut (*priv_ptr).napis);
+                bindings::free_netdev(raw);
+            }
             return Err(e);
         }
 
@@ -706,11 +772,10 @@ impl<T: Operations> Registration<T> {
             let mut this = core::mem::ManuallyDrop::new(this);
             let raw = this.dev.as_ptr();
             let lines = core::mem::take(&mut this.irqs);
-            // SAFETY: Nothing is registered: no callback ran, so no NAPI instance can be
-            // enabled; the lines in `lines` were requested by us with their own addresses.
-            // Then nothing runs any more and the private data and device can go.
+            // SAFETY: Nothing is registered: no callback ran, so no NAPI instance is enabled;
+            // the lines in `lines` were requested by us with their own addresses. Then nothing
+            // runs any more and the private data and the device can go.
             unsafe {
-                napi::disable_all(raw);
                 free_lines(&lines);
                 core::ptr::drop_in_place(bindings::netdev_priv(raw).cast::<Priv<T>>());
                 bindings::free_netdev(raw);
@@ -727,7 +792,7 @@ impl<T: Operations> Registration<T> {
             let r = to_result(unsafe {
                 bindings::request_irq(
                     line.irq,
-                    Some(irq_callback::<T>),
+                    OpsTable::<T>::IRQ_HANDLER,
                     0,
                     config.irq_name.as_char_ptr(),
                     core::ptr::from_ref(line).cast_mut().cast(),
@@ -809,6 +874,8 @@ unsafe extern "C" fn irq_callback<T: Operations>(
     // SAFETY: `line.dev` was allocated by `Registration` for `T`; its private data is
     // initialised before the line is requested and dropped only after it was freed.
     let dev = unsafe { Device::<T>::from_raw(line.dev) };
+    // SAFETY: `IrqDevice<T>` is a transparent wrapper of `Device<T>`.
+    let dev = unsafe { &*core::ptr::from_ref(dev).cast::<IrqDevice<T>>() };
     bindings::irqreturn_t(T::handle_irq(dev, line.vector) as c_uint)
 }
 
@@ -818,15 +885,16 @@ impl<T: Operations> Drop for Registration<T> {
         let raw = self.dev.as_ptr();
         // SAFETY: `raw` is registered (type invariant); this unregisters it once.
         unsafe { bindings::unregister_netdev(raw) };
-        // SAFETY: After `unregister_netdev` no callback runs any more, so nothing else can
-        // reach the `enabled` flags; every NAPI instance of the device was added by
-        // `Napi::new` (only it adds instances, and it needs the `Unregistered<T>` token of
-        // this device).
-        unsafe { napi::disable_all(raw) };
+        for napi in self.device().napis() {
+            // SAFETY: After `unregister_netdev` no callback runs any more, so no `Rtnl` token
+            // for this device exists and nothing else reaches the `enabled` flags.
+            unsafe { napi.disable_unregistered() };
+        }
         // SAFETY: Our lines, requested with their own addresses as cookies (type invariant).
         unsafe { free_lines(&self.irqs) };
         // SAFETY: No callback, no poll and no interrupt handler runs any more, so the private
-        // data can be dropped, then the device freed.
+        // data (`T`, then the NAPI instances with their pools) can be dropped, then the device
+        // freed.
         unsafe {
             core::ptr::drop_in_place(bindings::netdev_priv(raw).cast::<Priv<T>>());
             bindings::free_netdev(raw);
@@ -837,6 +905,14 @@ impl<T: Operations> Drop for Registration<T> {
 struct OpsTable<T: Operations>(PhantomData<T>);
 
 impl<T: Operations> OpsTable<T> {
+    /// The interrupt handler, only when the driver has one (the default `handle_irq` must not
+    /// be instantiated).
+    const IRQ_HANDLER: bindings::irq_handler_t = if T::HAS_HANDLE_IRQ {
+        Some(irq_callback::<T>)
+    } else {
+        None
+    };
+
     const VTABLE: bindings::net_device_ops = bindings::net_device_ops {
         ndo_open: Some(Self::open),
         ndo_stop: Some(Self::stop),
@@ -889,7 +965,7 @@ impl<T: Operations> OpsTable<T> {
             let (dev, mut rtnl) = unsafe { (Device::<T>::from_raw(dev), Rtnl::assume_held()) };
             // Make "no start_xmit during or after stop" true even for callers that bypass the
             // qdisc layer (netpoll, pktgen): they check the queue state under its lock.
-            dev.tx_disable();
+            dev.tx_disable(&rtnl);
             T::stop(dev, &mut rtnl)?;
             Ok(0)
         })
@@ -913,7 +989,18 @@ impl<T: Operations> OpsTable<T> {
             skb,
             _brand: PhantomData,
         };
-        match T::start_xmit(dev, req) {
+        let index = u32::from(req.skb.queue_mapping());
+        // SAFETY: `dev` is a valid net_device; `num_tx_queues` is fixed at allocation.
+        if index >= unsafe { (*dev.as_raw()).num_tx_queues } {
+            // Not a queue of ours: drop the frame (`req` frees it).
+            return bindings::netdev_tx_NETDEV_TX_OK;
+        }
+        // SAFETY: `index` is a queue of `dev`, whose xmit lock the stack holds for this call
+        // (it picked the queue from the skb's queue mapping and took `HARD_TX_LOCK`);
+        // `XmitQueue` is a transparent wrapper of the queue.
+        let txq =
+            unsafe { &*bindings::netdev_get_tx_queue(dev.as_raw(), index).cast::<XmitQueue<'_>>() };
+        match T::start_xmit(dev, txq, req) {
             Xmit::Ok => bindings::netdev_tx_NETDEV_TX_OK,
             Xmit::Busy(req) => {
                 // The brand makes `req` the request of this call (`TxRequest` invariant).

@@ -54,27 +54,47 @@ pub struct Params {
 /// A page pool that maps its pages for the device and syncs them before reuse
 /// (`PP_FLAG_DMA_MAP | PP_FLAG_DMA_SYNC_DEV`), for device-to-memory DMA.
 ///
+/// It borrows the bound device it maps pages for (`'dev`), so it cannot outlive the binding.
 /// It is `Send` but not `Sync`: it can move to the NAPI poll that uses it, but it is only ever
-/// used from one context at a time, which is what the pool's lockless cache requires.
+/// used from one context at a time, which is what the pool's lockless cache requires. A pool a
+/// NAPI instance owns is created by the instance
+/// ([`Registration`](crate::net::netdev::Registration)'s `napi_init`) and bound to it.
 ///
 /// # Invariants
 ///
-/// `pool` is a page pool created by [`PagePool::new`] with `offset + max_len <= PAGE_SIZE`,
-/// holding one user reference that is dropped (`page_pool_destroy()`) on drop.
-pub struct PagePool {
+/// `pool` is a page pool created by [`PagePool::new`] or [`PagePool::new_for_napi`] with
+/// `offset + max_len <= PAGE_SIZE`, holding the creation reference, which is dropped
+/// (`page_pool_destroy()`) on drop.
+pub struct PagePool<'dev> {
     pool: NonNull<bindings::page_pool>,
+    _dev: PhantomData<&'dev device::Device<device::Bound>>,
     _not_sync: PhantomData<Cell<()>>,
 }
 
 // SAFETY: A pool may be handed to another CPU; every use of its lockless cache goes through
 // `&PagePool` (allocation) or a `Page` borrowing it (direct recycling), and `PagePool: !Sync`
-// keeps those on one context at a time.
-unsafe impl Send for PagePool {}
+// keeps those on one context at a time. A pool bound to a NAPI instance is only reachable from
+// that instance's poll or, while it is disabled, from process context.
+unsafe impl Send for PagePool<'_> {}
 
-impl PagePool {
-    /// Creates a pool for `dev`.
+impl<'dev> PagePool<'dev> {
+    /// Creates a pool for `dev`, not bound to any NAPI instance.
     #[inline]
-    pub fn new(dev: &device::Device<device::Bound>, params: &Params) -> Result<Self> {
+    pub fn new(dev: &'dev device::Device<device::Bound>, params: &Params) -> Result<Self> {
+        // SAFETY: No NAPI instance; the pool borrows `dev` for `'dev`.
+        unsafe { Self::create(dev, params, core::ptr::null_mut()) }
+    }
+
+    /// # Safety
+    ///
+    /// If `napi` is not null, the pool must be dropped before the instance is deleted, at a
+    /// time its poll cannot run on another CPU, and only be used from that poll or while the
+    /// instance is disabled.
+    unsafe fn create(
+        dev: &device::Device<device::Bound>,
+        params: &Params,
+        napi: *mut bindings::napi_struct,
+    ) -> Result<Self> {
         if params.offset.checked_add(params.max_len).ok_or(EINVAL)? > PAGE_SIZE {
             return Err(EINVAL);
         }
@@ -85,7 +105,7 @@ impl PagePool {
             pool_size: params.pool_size,
             nid: bindings::NUMA_NO_NODE,
             dev: dev.as_raw(),
-            napi: core::ptr::null_mut(),
+            napi,
             dma_dir: bindings::dma_data_direction::DMA_FROM_DEVICE,
             max_len: params.max_len,
             offset: params.offset,
@@ -96,14 +116,33 @@ impl PagePool {
         slow.flags = bindings::PP_FLAG_DMA_MAP | bindings::PP_FLAG_DMA_SYNC_DEV;
         p.__bindgen_anon_2.slow = slow;
         // SAFETY: `p` is fully initialised and only read during the call; `dev` is bound, and
-        // the pool takes its own reference to it for its DMA mappings.
+        // the pool takes its own reference to it for its DMA mappings; `napi` per the safety
+        // requirements.
         let pool = unsafe { bindings::page_pool_create(&p) };
         let pool = crate::error::from_err_ptr(pool)?;
         // INVARIANT: created above with the checked parameters; we own the creation reference.
         Ok(Self {
             pool: NonNull::new(pool).ok_or(ENOMEM)?,
+            _dev: PhantomData,
             _not_sync: PhantomData,
         })
+    }
+
+    /// Creates a pool for `dev` bound to the NAPI instance `napi` (`page_pool_params.napi`):
+    /// skbs freed in that instance's softirq return their pages to the lockless cache.
+    ///
+    /// # Safety
+    ///
+    /// The pool must be dropped before `dev` is unbound and before `napi` is deleted, while the
+    /// instance's poll cannot run on another CPU; it must only be used from that poll or while
+    /// the instance is disabled.
+    pub(crate) unsafe fn new_for_napi(
+        dev: &device::Device<device::Bound>,
+        params: &Params,
+        napi: *mut bindings::napi_struct,
+    ) -> Result<PagePool<'static>> {
+        // SAFETY: Per the safety requirements, which also stand in for `'dev`.
+        unsafe { PagePool::create(dev, params, napi) }
     }
 
     /// Takes a page from the pool, mapped and synced for the device; `None` when memory is
@@ -155,46 +194,13 @@ impl PagePool {
         self.params().offset
     }
 
-    /// A handle that reads this pool's statistics from any context, for as long as the
-    /// handle lives (it keeps the pool alive).
-    #[inline]
-    pub fn stats_handle(&self) -> StatsHandle {
-        // SAFETY: `self.pool` is live; the extra user reference is dropped by `StatsHandle`.
-        unsafe { bindings::page_pool_get(self.pool.as_ptr()) };
-        // INVARIANT: we took one user reference above.
-        StatsHandle(self.pool)
-    }
-}
-
-/// A user reference to a page pool that only reads its statistics.
-///
-/// # Invariants
-///
-/// Holds one user reference (`page_pool_get()`) to the pool, released on drop.
-pub struct StatsHandle(NonNull<bindings::page_pool>);
-
-// SAFETY: Reading statistics is safe from any CPU; the reference keeps the pool alive.
-unsafe impl Send for StatsHandle {}
-// SAFETY: `&StatsHandle` only reads per-CPU counters, which C allows from any CPU.
-unsafe impl Sync for StatsHandle {}
-
-impl StatsHandle {
     /// Adds this pool's counters to `stats`.
     #[cfg(CONFIG_PAGE_POOL_STATS)]
     #[inline]
-    pub fn add_to(&self, stats: &mut Stats) {
-        // SAFETY: Our user reference keeps the pool allocated (type invariant); the C side
-        // reads per-CPU counters racily by design; `stats.0` is valid for writes.
-        unsafe { bindings::page_pool_get_stats(self.0.as_ptr(), &mut stats.0) };
-    }
-}
-
-impl Drop for StatsHandle {
-    #[inline]
-    fn drop(&mut self) {
-        // SAFETY: We own one user reference (type invariant) and give it up; the C side tears
-        // the pool down with its last user.
-        unsafe { bindings::page_pool_destroy(self.0.as_ptr()) };
+    pub fn add_stats(&self, stats: &mut Stats) {
+        // SAFETY: The pool is live (type invariant); the C side reads its per-CPU counters
+        // racily by design, from any context; `stats.0` is valid for writes.
+        unsafe { bindings::page_pool_get_stats(self.pool.as_ptr(), &mut stats.0) };
     }
 }
 
@@ -247,12 +253,14 @@ impl Stats {
     }
 }
 
-impl Drop for PagePool {
+impl Drop for PagePool<'_> {
     #[inline]
     fn drop(&mut self) {
+        // `page_pool_destroy` may wait for an RCU grace period.
+        crate::task::might_sleep();
         // SAFETY: We own the creation reference (type invariant). No `Page` borrows the pool any
         // more, so nothing uses its lockless cache; pages still in skbs or parked keep the C
-        // pool allocated until they come back.
+        // pool allocated until they come back; the device is still bound (`'dev`).
         unsafe { bindings::page_pool_destroy(self.pool.as_ptr()) };
     }
 }
@@ -267,7 +275,7 @@ impl Drop for PagePool {
 /// object; the pool is live for `'p`, so the page is DMA-mapped.
 pub struct Page<'p> {
     page: NonNull<bindings::page>,
-    pool: &'p PagePool,
+    pool: &'p PagePool<'p>,
 }
 
 impl<'p> Page<'p> {

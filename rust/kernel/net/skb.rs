@@ -242,8 +242,12 @@ impl SkBuff {
     /// the tailroom. `EMSGSIZE` otherwise.
     #[inline]
     pub(crate) fn check_put(&self, len: u32) -> Result {
+        // `skb_put()` only appends to a linear skb (`SKB_LINEAR_ASSERT`).
+        if !self.is_private() || self.headlen() != self.len() {
+            return Err(EMSGSIZE);
+        }
         // SAFETY: `self.0` is a valid skb (type invariant); reads its tail and end offsets.
-        if !self.is_private() || unsafe { bindings::skb_tailroom(self.as_raw()) } < len {
+        if unsafe { bindings::skb_tailroom(self.as_raw()) } < len {
             return Err(EMSGSIZE);
         }
         Ok(())
@@ -261,23 +265,15 @@ impl SkBuff {
         Ok(())
     }
 
-    /// Appends `len` bytes to the linear data and returns them (`skb_put()`), or `EMSGSIZE`
-    /// if the skb lacks the tailroom or is not private (its data shared with another skb).
-    #[inline]
-    pub fn put(&mut self, len: u32) -> Result<&mut [u8]> {
-        self.check_put(len)?;
-        // SAFETY: The tailroom was checked, so `skb_put` cannot overrun.
-        let p = unsafe { bindings::skb_put(self.as_raw(), len) };
-        // SAFETY: `p` points to `len` bytes of the skb's data; the skb is private (checked), so
-        // no other skb reaches them, and `&mut self` excludes every other borrow of ours.
-        Ok(unsafe { core::slice::from_raw_parts_mut(p.cast::<u8>(), len as usize) })
-    }
-
-    /// Appends a copy of `data`.
+    /// Appends a copy of `data` to the linear data (`skb_put_data()`), or fails with
+    /// `EMSGSIZE` if the skb is not private and linear or lacks the tailroom.
     #[inline]
     pub fn put_slice(&mut self, data: &[u8]) -> Result {
         let len = u32::try_from(data.len())?;
-        self.put(len)?.copy_from_slice(data);
+        self.check_put(len)?;
+        // SAFETY: The skb is private and linear with `len` bytes of tailroom (checked above);
+        // `data` is valid for reads of `len` bytes.
+        unsafe { bindings::skb_put_data(self.as_raw(), data.as_ptr().cast(), len) };
         Ok(())
     }
 
@@ -517,13 +513,6 @@ impl SkBuff {
     pub fn consume(self) {
         // SAFETY: we own the reference and give it up.
         unsafe { bindings::dev_consume_skb_any(self.into_raw()) };
-    }
-
-    /// Hands the frame to the stack outside NAPI (`netif_receive_skb()`).
-    #[inline]
-    pub fn receive(self) {
-        // SAFETY: we own the reference and give it up.
-        unsafe { bindings::netif_receive_skb(self.into_raw()) };
     }
 }
 

@@ -21,7 +21,7 @@ struct M;
 
 #[allow(dead_code)]
 fn fill<P: Poll>(napi: &Napi<P>, rtnl: &mut Rtnl) -> Result {
-    napi.with_state(rtnl, |_data, _state| {
+    napi.with_state(rtnl, |_data, _state, _pool| {
         napi.enable(rtnl);
     })
 }

@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
-//! expect: E0521
-//! A registration whose private data borrows (here from the caller, in a driver from the
-//! device binding) cannot be made with the safe constructor: forgetting it would leave the
-//! interface registered with its callbacks reading dangling data. Such drivers register
-//! through `netdev::pci::Adapter`, which owns the registration.
+//! expect: E0133
+//! A registration holding data borrowed from the device binding must not be forgotten (its
+//! callbacks would run on dangling data after unbind), so its constructor is `unsafe`;
+//! drivers register through `netdev::pci::Adapter`, which owns the registration.
 
 use kernel::{
     device,
-    net::netdev::{Config, Device, Operations, Registration, Rtnl, TxRequest, Xmit},
+    net::{
+        napi::{Instance, NoPoll},
+        netdev::{Config, Device, Operations, Registration, Rtnl, TxRequest, Xmit, XmitQueue},
+    },
     prelude::*,
 };
 
@@ -25,6 +27,8 @@ struct Net<'a> {
 
 #[vtable]
 impl Operations for Net<'_> {
+    type Poll = NoPoll<Self>;
+
     fn open(_dev: &Device<Self>, _rtnl: &mut Rtnl) -> Result {
         Ok(())
     }
@@ -33,7 +37,7 @@ impl Operations for Net<'_> {
         Ok(())
     }
 
-    fn start_xmit<'x>(_dev: &Device<Self>, _skb: TxRequest<'x>) -> Xmit<'x> {
+    fn start_xmit<'x>(_dev: &Device<Self>, _txq: &XmitQueue<'x>, _skb: TxRequest<'x>) -> Xmit<'x> {
         Xmit::Ok
     }
 }
@@ -44,11 +48,18 @@ fn leak<'a>(
     config: &Config<Net<'a>>,
     borrowed: &'a u32,
 ) -> Result {
-    let reg = Registration::new(parent, 1, 1, config, |_| {
+    let reg = Registration::new_with_lt(
+        parent,
+        1,
+        1,
+        config,
+        &[],
+        0,
+        &mut |_| Err::<Instance<Result<NoPoll<Net<'a>>, Error>, ()>, _>(EINVAL),
         Ok::<_, Error>(Net {
             _borrowed: borrowed,
-        })
-    })?;
+        }),
+    )?;
     core::mem::forget(reg);
     Ok(())
 }

@@ -3,7 +3,10 @@
 //! Process context (here: module init, like an MTU change or teardown path) cannot make the
 //! NAPI context token, so it cannot call `napi_build_skb`/`napi_alloc_skb`/`napi_consume_skb`.
 
-use kernel::{net::napi::NapiContext, prelude::*};
+use kernel::{
+    net::{napi::NapiContext, skb::SkBuff},
+    prelude::*,
+};
 
 module! {
     type: M,
@@ -14,16 +17,14 @@ module! {
 struct M;
 
 #[allow(dead_code)]
-fn forge() {
+fn forge(skb: SkBuff) {
     let ctx = NapiContext {
         napi: core::ptr::null_mut(),
         budget: 64,
         _brand: core::marker::PhantomData,
         _not_send: core::marker::PhantomData,
     };
-    if let Some(rx) = ctx.rx() {
-        let _ = rx.alloc_skb(64);
-    }
+    ctx.consume_skb(skb);
 }
 
 impl kernel::Module for M {

@@ -4,13 +4,14 @@
 //! from the rule it shows, not from the harness.
 
 use kernel::{
-    device,
+    device::Core,
     net::{
-        napi::{Napi, NapiContext, Poll, RxContext},
-        netdev::{Config, Device, Operations, Registration, Rtnl, TxRequest, Xmit},
+        napi::{Instance, Napi, NapiContext, NoPoll, Poll, Rx, RxContext},
+        netdev::{self, Config, Device, IrqDevice, Operations, Rtnl, TxRequest, Xmit, XmitQueue},
         page_pool::{Page, PagePool, ParkedPage},
         skb::SkBuff,
     },
+    pci,
     prelude::*,
 };
 
@@ -34,32 +35,33 @@ fn rx(ctx: &RxContext<'_, '_>, page: Page<'_>) {
 }
 
 #[allow(dead_code)]
-fn poll(ctx: &NapiContext<'_>, skb: SkBuff) -> u32 {
+fn poll<'n, P: Poll>(ctx: &NapiContext<'n>, rx: Option<Rx<'_, 'n, P>>, skb: SkBuff) -> u32 {
     ctx.consume_skb(skb);
-    match ctx.rx() {
-        Some(rx) => rx.budget() - 1,
+    match rx {
+        Some(rx) => rx.ctx.budget() - 1,
         None => 0,
     }
 }
 
 #[allow(dead_code)]
-fn xmit<'x>(req: TxRequest<'x>, room: bool) -> Xmit<'x> {
+fn xmit<'x>(txq: &XmitQueue<'x>, req: TxRequest<'x>, room: bool) -> Xmit<'x> {
     if !room {
         return Xmit::Busy(req);
     }
+    txq.sent(req.len());
     drop(req.accept());
     Xmit::Ok
 }
 
 #[allow(dead_code)]
 fn fill<P: Poll>(napi: &Napi<P>, rtnl: &mut Rtnl) -> Result {
-    napi.with_state(rtnl, |_data, _state| {})?;
+    napi.with_state(rtnl, |_data, _state, _pool| {})?;
     napi.enable(rtnl);
     Ok(())
 }
 
 #[allow(dead_code)]
-fn ring(pool: PagePool) -> Option<ParkedPage> {
+fn ring(pool: PagePool<'_>) -> Option<ParkedPage> {
     let page = pool.alloc()?;
     let _ = page.dma_addr();
     let parked = page.park();
@@ -69,12 +71,27 @@ fn ring(pool: PagePool) -> Option<ParkedPage> {
     Some(parked)
 }
 
-struct Net {
-    _owned: u32,
+fn stay_in_context<T>(_page: T) {}
+
+#[allow(dead_code)]
+fn same_context(pool: &PagePool<'_>) {
+    stay_in_context(pool.alloc());
+}
+
+#[allow(dead_code)]
+fn handle<T: Operations>(dev: &IrqDevice<T>) -> bool {
+    dev.napi(0).is_some_and(|n| n.schedule())
+}
+
+/// A driver whose private data borrows from the binding registers through the adapter.
+struct Net<'a> {
+    _pdev: &'a pci::Device,
 }
 
 #[vtable]
-impl Operations for Net {
+impl Operations for Net<'_> {
+    type Poll = NoPoll<Self>;
+
     fn open(_dev: &Device<Self>, _rtnl: &mut Rtnl) -> Result {
         Ok(())
     }
@@ -83,24 +100,52 @@ impl Operations for Net {
         Ok(())
     }
 
-    fn start_xmit<'x>(_dev: &Device<Self>, _skb: TxRequest<'x>) -> Xmit<'x> {
+    fn start_xmit<'x>(_dev: &Device<Self>, _txq: &XmitQueue<'x>, _skb: TxRequest<'x>) -> Xmit<'x> {
         Xmit::Ok
     }
 }
 
-#[allow(dead_code)]
-fn register(parent: &device::Device<device::Bound>, config: &Config<Net>) -> Result {
-    let reg = Registration::new(parent, 1, 1, config, |_| Ok::<_, Error>(Net { _owned: 1 }))?;
-    // Leaking owned data is safe: the interface just stays.
-    core::mem::forget(reg);
-    Ok(())
-}
+struct Drv;
 
-fn stay_in_context<T>(_page: T) {}
+kernel::pci_device_table!(
+    PCI_TABLE,
+    <Drv as netdev::pci::Driver>::IdInfo,
+    [(pci::DeviceId::from_id(pci::Vendor::INTEL, 0xffff), ())]
+);
 
-#[allow(dead_code)]
-fn same_context(pool: &PagePool) {
-    stay_in_context(pool.alloc());
+impl netdev::pci::Driver for Drv {
+    type IdInfo = ();
+    type Net<'bound> = Net<'bound>;
+
+    const ID_TABLE: pci::IdTable<Self::IdInfo> = &PCI_TABLE;
+
+    fn probe<'bound>(
+        pdev: &'bound pci::Device<Core<'_>>,
+        _info: Option<&'bound Self::IdInfo>,
+        registrar: netdev::pci::Registrar<'bound, '_, Net<'bound>>,
+    ) -> Result<netdev::pci::Registered> {
+        let config = Config {
+            ethtool: None,
+            mac: [0x52, 0x54, 0, 0x12, 0x34, 0x56],
+            min_mtu: 68,
+            max_mtu: 1500,
+            hw_features: 0,
+            features: 0,
+            real_tx_queues: 1,
+            real_rx_queues: 1,
+            irq_name: c"cf",
+            stats_count: 0,
+        };
+        registrar.register(
+            1,
+            1,
+            0,
+            &config,
+            0,
+            &mut |_| Err::<Instance<Result<NoPoll<Net<'bound>>, Error>, ()>, _>(EINVAL),
+            Ok::<_, Error>(Net { _pdev: pdev }),
+        )
+    }
 }
 
 impl kernel::Module for M {

@@ -14,7 +14,7 @@ module! {
 struct M;
 
 #[allow(dead_code)]
-fn stale(pool: PagePool) -> u64 {
+fn stale(pool: PagePool<'_>) -> u64 {
     let Some(page) = pool.alloc() else {
         return 0;
     };

@@ -38,7 +38,7 @@ kernel::pci_device_table!(
 /// Median nanoseconds per alloc + recycle of `len` bytes; with `unpatched`, each recycle
 /// of length 0 is preceded by the zero-length sync the page_pool did before the patch.
 fn time_len(
-    pool: &mut PagePool,
+    pool: &mut PagePool<'_>,
     len: u32,
     unpatched: bool,
     samples: &mut KVec<u64>,

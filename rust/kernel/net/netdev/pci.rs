@@ -17,7 +17,7 @@
 use crate::{
     device::{Bound, Core},
     irq::IrqRequest,
-    net::netdev::{Config, Device, Operations, Registration, Unregistered},
+    net::netdev::{Config, Device, NapiInit, Operations, Registration},
     pci,
     prelude::*,
 };
@@ -69,20 +69,24 @@ pub struct Registrar<'bound, 's, T: Operations> {
 pub struct Registered(());
 
 impl<'bound, T: Operations + 'bound> Registrar<'bound, '_, T> {
-    /// Allocates `msix_vectors` MSI-X vectors (none if 0), then allocates the interface,
-    /// initialises its private data with `init`, requests one handler per vector (calling
-    /// [`Operations::handle_irq`] with the vector's index) and registers the interface with
-    /// `config`. Everything is undone when the function is unbound.
+    /// Allocates `msix_vectors` MSI-X vectors (none if 0), then allocates the interface with
+    /// `napis` NAPI instances made by `napi_init(i)`, initialises its private data with
+    /// `init`, requests one handler per vector (calling [`Operations::handle_irq`] with the
+    /// vector's index) and registers the interface with `config`. Everything is undone when
+    /// the function is unbound.
+    #[allow(clippy::too_many_arguments)]
     pub fn register<I>(
         self,
         txqs: u32,
         rxqs: u32,
         msix_vectors: u32,
         config: &Config<T>,
-        init: impl FnOnce(&Unregistered<T>) -> I,
+        napis: u32,
+        napi_init: &mut NapiInit<'_, T, I>,
+        init: impl PinInit<T, Error>,
     ) -> Result<Registered>
     where
-        I: PinInit<T, Error>,
+        I: PinInit<T::Poll, Error>,
     {
         let vectors = match msix_vectors {
             0 => None,
@@ -100,11 +104,21 @@ impl<'bound, T: Operations + 'bound> Registrar<'bound, '_, T> {
         }
         // SAFETY: The registration goes into `self.slot`, which `Adapter::probe` turns into the
         // PCI driver data of `pdev`: the PCI core keeps that pinned and drops it when the
-        // function is unbound, before anything of `'bound` ends, and never forgets it; the
-        // driver has no access to it. The lines are MSI-X vectors of `pdev`, kept allocated by
-        // `vectors`, which `NetData` drops after the registration.
+        // function is unbound, before anything of `'bound` ends and before the driver's module
+        // can go, and never forgets it; the driver has no access to it. The lines are MSI-X
+        // vectors of `pdev`, kept allocated by `vectors`, which `NetData` drops after the
+        // registration.
         let reg = unsafe {
-            Registration::new_with_lt(self.pdev.as_ref(), txqs, rxqs, config, &irqs, init)?
+            Registration::new_with_lt(
+                self.pdev.as_ref(),
+                txqs,
+                rxqs,
+                config,
+                &irqs,
+                napis,
+                napi_init,
+                init,
+            )?
         };
         // INVARIANT: the lines of `reg` come from `vectors`.
         *self.slot = Some(NetData {

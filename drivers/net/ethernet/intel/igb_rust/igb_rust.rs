@@ -92,12 +92,21 @@ impl netdev::pci::Driver for IgbDriver {
             real_tx_queues: nq,
             real_rx_queues: nq,
             irq_name: c"igb_rust",
+            stats_count: net::stats_count(nq),
         };
-        // Vector 0 for link and other causes, one per queue pair (`nq` is at most 8).
+        // Vector 0 for link and other causes, one per queue pair (`nq` is at most 8), each
+        // with its NAPI instance.
+        let vectors = nq + 1;
         registrar
-            .register(nq, nq, nq + 1, &config, |unreg| {
-                IgbNet::new(unreg, hw, nq as u16, perm_addr)
-            })
+            .register(
+                nq,
+                nq,
+                vectors,
+                &config,
+                vectors,
+                &mut |i| queue::vector_instance(&hw, i),
+                Ok::<_, Error>(IgbNet::new(hw.clone(), nq as u16, perm_addr)),
+            )
             .inspect_err(|e| dev_err!(pdev, "cannot register the interface: {:?}\n", e))
     }
 

@@ -10,7 +10,7 @@ use kernel::{
             self, Channels, DrvInfo, LinkSettings, Ringparam, StringSet, StringWriter, Tunable,
         },
         napi::Napi,
-        netdev::{self, MacAddress, Rtnl, RxMode, Stats64, TxRequest},
+        netdev::{self, IrqDevice, MacAddress, Rtnl, RxMode, Stats64, TxRequest, XmitQueue},
     },
     prelude::*,
     sync::{
@@ -22,7 +22,7 @@ use kernel::{
 
 use crate::{
     hw::{self, MacAddr},
-    queue::{Hw, Role, RxRing, Vector, VectorData, RING_SIZE, RX_BUF_LEN},
+    queue::{self, Hw, Role, VectorData, RING_SIZE, RX_BUF_LEN},
     regs,
 };
 
@@ -65,77 +65,42 @@ pub(crate) struct IgbNet<'bound> {
     pub(crate) perm_addr: MacAddr,
     /// Received frames up to this length are copied into a fresh skb (`rx-copybreak`).
     pub(crate) copybreak: Atomic<u32>,
-    /// Vector 0: other causes; vector `q + 1`: queue pair `q`.
-    pub(crate) vectors: KVec<Pin<KBox<Vector<'bound>>>>,
 }
 
-impl<'bound> Vector<'bound> {
-    fn new(
-        dev: &netdev::Unregistered<IgbNet<'bound>>,
-        hw: &Arc<Hw<'bound>>,
-        index: u32,
-    ) -> impl PinInit<Self, Error> + 'bound {
-        let role = match index.checked_sub(1) {
-            None => Role::Other,
-            // At most 8 queues.
-            Some(q) => Role::Queue(q as u16),
-        };
-        let state = match role {
-            Role::Other => Ok(None),
-            Role::Queue(q) => RxRing::new(hw, q).map(Some),
-        };
-        let pool_stats = state
-            .as_ref()
-            .ok()
-            .and_then(|s| s.as_ref().map(|r| r.pool_stats()));
-        let data = VectorData::new(hw.clone(), role, 1 << index, pool_stats);
-        let napi = state.and_then(|s| Ok(Napi::new(dev, data?, s)));
-        try_pin_init!(Vector { napi <- napi? }? Error)
-    }
+/// The NAPI instances of the device: vector 0 for other causes, vector `q + 1` for queue
+/// pair `q`.
+fn vectors<'a, 'b>(
+    dev: &'a netdev::Device<IgbNet<'b>>,
+) -> impl Iterator<Item = &'a Napi<VectorData<'b>>> {
+    dev.napis()
+}
+
+/// The data of the queue vectors, with their queue pair.
+fn queue_vectors<'a, 'b>(
+    dev: &'a netdev::Device<IgbNet<'b>>,
+) -> impl Iterator<Item = (u16, &'a VectorData<'b>)> {
+    dev.napis()
+        .skip(1)
+        .enumerate()
+        .map(|(q, v)| (q as u16, v.data()))
+}
+
+fn all_eims(dev: &netdev::Device<IgbNet<'_>>) -> u32 {
+    vectors(dev).fold(0, |m, v| m | v.data().eims)
 }
 
 impl<'bound> IgbNet<'bound> {
-    pub(crate) fn new(
-        dev: &netdev::Unregistered<IgbNet<'bound>>,
-        hw: Arc<Hw<'bound>>,
-        nq: u16,
-        perm_addr: MacAddr,
-    ) -> Result<Self> {
-        let count = usize::from(nq) + 1;
-        let mut vectors = KVec::with_capacity(count, GFP_KERNEL)?;
-        for i in 0..count as u32 {
-            vectors.push(
-                KBox::pin_init(Vector::new(dev, &hw, i), GFP_KERNEL)?,
-                GFP_KERNEL,
-            )?;
-        }
-        Ok(IgbNet {
+    pub(crate) fn new(hw: Arc<Hw<'bound>>, nq: u16, perm_addr: MacAddr) -> Self {
+        IgbNet {
             hw,
             nq,
             perm_addr,
             copybreak: Atomic::new(DEFAULT_COPYBREAK),
-            vectors,
-        })
-    }
-
-    fn queue_vectors(&self) -> impl Iterator<Item = (u16, &VectorData<'bound>)> {
-        (0..self.nq).filter_map(|q| {
-            self.vectors
-                .get(usize::from(q) + 1)
-                .map(|v| (q, v.napi.data()))
-        })
-    }
-
-    fn all_vectors(&self) -> impl Iterator<Item = &Vector<'bound>> {
-        self.vectors.iter().map(|v| &**v)
-    }
-
-    fn all_eims(&self) -> u32 {
-        self.all_vectors().fold(0, |m, v| m | v.napi.data().eims)
+        }
     }
 
     /// Routes every cause to its vector and sets throttling (MSI-X mode).
-    fn configure_interrupts(&self) -> Result {
+    fn configure_interrupts(&self, dev: &netdev::Device<Self>) -> Result {
         let bar = &self.hw.bar;
         // GPIE first: the E-registers are masked differently in MSI-X mode.
         bar.write_reg(
@@ -176,14 +141,14 @@ impl<'bound> IgbNet<'bound> {
         }
         // Every vector, the "other" one included, clears its cause when it fires. A cause
         // left set would fire again each time the poll unmasks its vector: an interrupt storm.
-        bar.write_reg(regs::EIAC::zeroed().with_mask(self.all_eims()));
+        bar.write_reg(regs::EIAC::zeroed().with_mask(all_eims(dev)));
         Ok(())
     }
 
-    fn enable_interrupts(&self) {
+    fn enable_interrupts(&self, dev: &netdev::Device<Self>) {
         let bar = &self.hw.bar;
         let _ = bar.read(regs::ICR);
-        bar.write_reg(regs::EIMS::zeroed().with_mask(self.all_eims()));
+        bar.write_reg(regs::EIMS::zeroed().with_mask(all_eims(dev)));
         bar.write_reg(regs::IMS::zeroed().with_lsc(true));
     }
 
@@ -331,7 +296,7 @@ impl<'bound> IgbNet<'bound> {
 
     fn bring_up(&self, dev: &netdev::Device<Self>, rtnl: &mut Rtnl) -> Result {
         let bar = &self.hw.bar;
-        self.configure_interrupts()?;
+        self.configure_interrupts(dev)?;
         bar.write_reg(
             regs::TCTL::zeroed()
                 .with_en(true)
@@ -348,14 +313,13 @@ impl<'bound> IgbNet<'bound> {
                 .with_lpe(true)
                 .with_vfe(false)
         });
-        for v in self.all_vectors() {
-            let data = v.napi.data();
+        for v in vectors(dev) {
+            let data = v.data();
             if let Role::Queue(q) = data.role {
                 let tx_base = data.tx.lock().dma_base();
                 self.configure_tx_ring(q, tx_base)?;
                 let base = v
-                    .napi
-                    .with_state(rtnl, |_, st| {
+                    .with_state(rtnl, |_, st, _| {
                         st.as_mut().map(|rx| {
                             rx.clear();
                             rx.dma_base()
@@ -363,16 +327,17 @@ impl<'bound> IgbNet<'bound> {
                     })?
                     .unwrap_or(0);
                 self.configure_rx_ring(q, base)?;
-                let failed = v
-                    .napi
-                    .with_state(rtnl, |_, st| st.as_mut().map_or(0, |rx| rx.refill(bar)))?;
+                let failed = v.with_state(rtnl, |_, st, pool| match (st, pool) {
+                    (Some(rx), Some(pool)) => rx.refill(pool, bar),
+                    _ => 0,
+                })?;
                 if failed > 0 {
                     data.stats.rx_alloc_failed.add(u64::from(failed), Relaxed);
                 }
             }
-            v.napi.enable(rtnl);
+            v.enable(rtnl);
         }
-        self.enable_interrupts();
+        self.enable_interrupts(dev);
         dev.tx_start_all_queues();
         if hw::link_up(bar) {
             dev.carrier_on();
@@ -387,21 +352,21 @@ impl<'bound> IgbNet<'bound> {
         dev.carrier_off();
         // Polls first: a poll finishing after the interrupts were masked would unmask its
         // vector again. Once disabled, an interrupt only masks its vector.
-        for v in self.all_vectors() {
-            v.napi.disable(rtnl);
+        for v in vectors(dev) {
+            v.disable(rtnl);
         }
         self.quiesce();
-        for v in self.all_vectors() {
-            let _ = v.napi.with_state(rtnl, |_, st| {
+        for v in vectors(dev) {
+            let _ = v.with_state(rtnl, |_, st, _| {
                 if let Some(rx) = st {
                     rx.clear();
                 }
             });
-            v.napi.data().tx.lock().clear();
+            v.data().tx.lock().clear();
         }
         for q in 0..u32::from(self.nq) {
             if let Some(txq) = dev.tx_queue(q) {
-                txq.reset();
+                txq.reset(rtnl);
             }
         }
     }
@@ -409,6 +374,8 @@ impl<'bound> IgbNet<'bound> {
 
 #[vtable]
 impl<'bound> netdev::Operations for IgbNet<'bound> {
+    type Poll = VectorData<'bound>;
+
     fn open(dev: &netdev::Device<Self>, rtnl: &mut Rtnl) -> Result {
         let this = dev.data();
         let r = this.bring_up(dev, rtnl);
@@ -423,25 +390,28 @@ impl<'bound> netdev::Operations for IgbNet<'bound> {
         Ok(())
     }
 
-    fn start_xmit<'x>(dev: &netdev::Device<Self>, skb: TxRequest<'x>) -> netdev::Xmit<'x> {
-        let this = dev.data();
-        let q = skb.queue_mapping() % this.nq.max(1);
-        match this.vectors.get(usize::from(q) + 1) {
-            Some(v) => v.napi.data().xmit(dev, skb, q),
+    fn start_xmit<'x>(
+        dev: &netdev::Device<Self>,
+        txq: &XmitQueue<'x>,
+        skb: TxRequest<'x>,
+    ) -> netdev::Xmit<'x> {
+        let q = skb.queue_mapping();
+        match dev.napi(usize::from(q) + 1) {
+            Some(v) => v.data().xmit(txq, skb, q),
             // Not reachable: every queue has its vector. Drop rather than panic.
             None => netdev::Xmit::Ok,
         }
     }
 
-    fn handle_irq(dev: &netdev::Device<Self>, vector: u32) -> IrqReturn {
-        match dev.data().vectors.get(vector as usize) {
-            Some(v) => v.handle(),
+    fn handle_irq(dev: &IrqDevice<Self>, vector: u32) -> IrqReturn {
+        match dev.napi(vector as usize) {
+            Some(v) => queue::handle_irq(v),
             None => IrqReturn::None,
         }
     }
 
     fn get_stats64(dev: &netdev::Device<Self>, stats: &mut Stats64) {
-        for (_, d) in dev.data().queue_vectors() {
+        for (_, d) in queue_vectors(dev) {
             let s = &d.stats;
             stats.rx_packets += s.rx_packets.load(Relaxed);
             stats.rx_bytes += s.rx_bytes.load(Relaxed);
@@ -569,15 +539,6 @@ impl<'bound> ethtool::Operations for IgbNet<'bound> {
         }
     }
 
-    fn get_sset_count(dev: &netdev::Device<Self>, set: StringSet) -> Result<u32> {
-        match set {
-            StringSet::Stats => {
-                Ok(u32::from(dev.data().nq) * QUEUE_STATS.len() as u32 + pp_stats::count())
-            }
-            StringSet::Other(_) => Err(EOPNOTSUPP),
-        }
-    }
-
     fn get_strings(dev: &netdev::Device<Self>, set: StringSet, out: &mut StringWriter<'_>) {
         if set != StringSet::Stats {
             return;
@@ -594,7 +555,7 @@ impl<'bound> ethtool::Operations for IgbNet<'bound> {
     fn get_ethtool_stats(dev: &netdev::Device<Self>, data: &mut [u64]) {
         let mut pp = pp_stats::Sum::default();
         let mut it = data.iter_mut();
-        for (_, v) in dev.data().queue_vectors() {
+        for (q, v) in queue_vectors(dev) {
             let s = &v.stats;
             let vals = [
                 s.rx_packets.load(Relaxed),
@@ -614,22 +575,25 @@ impl<'bound> ethtool::Operations for IgbNet<'bound> {
             for (val, slot) in vals.into_iter().zip(&mut it) {
                 *slot = val;
             }
-            if let Some(h) = &v.pool_stats {
-                pp.add(h);
+            if let Some(napi) = dev.napi(usize::from(q) + 1) {
+                pp.add(napi);
             }
         }
         pp.write_values(it.into_slice());
     }
 }
 
+/// Number of `ethtool -S` counters of a device with `nq` queue pairs.
+pub(crate) fn stats_count(nq: u32) -> u32 {
+    nq * QUEUE_STATS.len() as u32 + pp_stats::count()
+}
+
 /// The page pool counters of `ethtool -S`, when the kernel keeps them
 /// (`CONFIG_PAGE_POOL_STATS`); nothing otherwise.
 #[cfg(CONFIG_PAGE_POOL_STATS)]
 mod pp_stats {
-    use kernel::net::{
-        ethtool::StringWriter,
-        page_pool::{Stats, StatsHandle},
-    };
+    use crate::queue::VectorData;
+    use kernel::net::{ethtool::StringWriter, napi::Napi, page_pool::Stats};
 
     pub(super) fn count() -> u32 {
         Stats::count()
@@ -644,8 +608,8 @@ mod pp_stats {
     pub(super) struct Sum(Stats);
 
     impl Sum {
-        pub(super) fn add(&mut self, h: &StatsHandle) {
-            h.add_to(&mut self.0);
+        pub(super) fn add(&mut self, napi: &Napi<VectorData<'_>>) {
+            napi.pool_stats(&mut self.0);
         }
 
         pub(super) fn write_values(&self, out: &mut [u64]) {
@@ -656,7 +620,8 @@ mod pp_stats {
 
 #[cfg(not(CONFIG_PAGE_POOL_STATS))]
 mod pp_stats {
-    use kernel::net::{ethtool::StringWriter, page_pool::StatsHandle};
+    use crate::queue::VectorData;
+    use kernel::net::{ethtool::StringWriter, napi::Napi};
 
     pub(super) fn count() -> u32 {
         0
@@ -668,7 +633,7 @@ mod pp_stats {
     pub(super) struct Sum;
 
     impl Sum {
-        pub(super) fn add(&mut self, _h: &StatsHandle) {}
+        pub(super) fn add(&mut self, _napi: &Napi<VectorData<'_>>) {}
 
         pub(super) fn write_values(&self, _out: &mut [u64]) {}
     }

@@ -3,8 +3,8 @@
 //! Interrupt vectors, NAPI and the descriptor rings.
 //!
 //! Vector 0 handles "other" causes (link changes); vector `q + 1` serves RX queue `q` and TX
-//! queue `q`. Every vector owns a NAPI instance: the RX ring (with its page pool) is the
-//! NAPI's private state, the TX ring is shared with `start_xmit` under a spinlock that keeps
+//! queue `q`. Every vector is a NAPI instance of the device: the RX ring is its receive state,
+//! its page pool is bound to it, the TX ring is shared with `start_xmit` under a spinlock that keeps
 //! interrupts off: `start_xmit` also runs from netpoll, with interrupts disabled and possibly
 //! in hard interrupt context, so the lock must never be held with interrupts on. A netpoll
 //! poll (budget 0) only tries the lock: it may have interrupted its holder on this CPU.
@@ -14,9 +14,9 @@ use kernel::{
     io::{io_read, io_write, Io},
     irq::IrqReturn,
     net::{
-        napi::{Napi, NapiContext, Poll, RxContext},
-        netdev::{self, TxRequest},
-        page_pool::{PagePool, Params, ParkedPage, StatsHandle},
+        napi::{Instance, Napi, NapiContext, Poll, Rx, RxContext},
+        netdev::{self, TxRequest, XmitQueue},
+        page_pool::{PagePool, Params, ParkedPage},
         skb::{HashType, MappedSkb, RxChecksum, SkBuff, Tso, TxChecksum, L4},
     },
     new_spinlock_irq,
@@ -163,25 +163,46 @@ pub(crate) enum Role {
     Queue(u16),
 }
 
-/// One MSI-X vector: its interrupt handler schedules its NAPI instance.
-#[pin_data]
-pub(crate) struct Vector<'bound> {
-    #[pin]
-    pub(crate) napi: Napi<VectorData<'bound>>,
+/// Most completed frames freed per hold of the TX ring lock: they are freed after it is
+/// released (the lock keeps interrupts off; skb destructors must not run so).
+const TX_CLEAN_BATCH: usize = 32;
+
+/// The NAPI instance of vector `index`: its shared data, its RX ring and the parameters of
+/// its page pool.
+pub(crate) fn vector_instance<'b>(
+    hw: &Arc<Hw<'b>>,
+    index: u32,
+) -> Result<Instance<impl PinInit<VectorData<'b>, Error> + 'b, Option<RxRing>>> {
+    let role = match index.checked_sub(1) {
+        None => Role::Other,
+        // At most 8 queues.
+        Some(q) => Role::Queue(q as u16),
+    };
+    let state = match role {
+        Role::Other => None,
+        Role::Queue(q) => Some(RxRing::new(hw, q)?),
+    };
+    let pool = state.as_ref().map(|_| Params {
+        pool_size: RING_SIZE,
+        offset: RX_HEADROOM,
+        max_len: RX_BUF_LEN,
+    });
+    Ok(Instance {
+        data: VectorData::new(hw.clone(), role, 1 << index)?,
+        state,
+        pool,
+    })
 }
 
-impl Vector<'_> {
-    /// The vector's interrupt handler.
-    pub(crate) fn handle(&self) -> IrqReturn {
-        let data = self.napi.data();
-        // Mask this vector until the poll is done (the 82576 auto-masks, QEMU's model does
-        // not).
-        data.hw
-            .bar
-            .write_reg(regs::EIMC::zeroed().with_mask(data.eims));
-        self.napi.schedule();
-        IrqReturn::Handled
-    }
+/// The interrupt handler of a vector: masks it and schedules its NAPI instance.
+pub(crate) fn handle_irq(napi: &Napi<VectorData<'_>>) -> IrqReturn {
+    let data = napi.data();
+    // Mask this vector until the poll is done (the 82576 auto-masks, QEMU's model does not).
+    data.hw
+        .bar
+        .write_reg(regs::EIMC::zeroed().with_mask(data.eims));
+    napi.schedule();
+    IrqReturn::Handled
 }
 
 /// Data of a vector shared between its interrupt handler, its poll and `start_xmit`.
@@ -192,8 +213,6 @@ pub(crate) struct VectorData<'bound> {
     /// EIMS/EIMC/EICS bit of this vector.
     pub(crate) eims: u32,
     pub(crate) stats: QueueStats,
-    /// Statistics of the RX page pool, readable while the poll owns the pool.
-    pub(crate) pool_stats: Option<StatsHandle>,
     #[pin]
     pub(crate) tx: SpinLockIrq<TxRing<'bound>>,
 }
@@ -274,7 +293,6 @@ pub(crate) struct RxRing {
     desc: DescRing,
     /// The buffer the device owns at each descriptor, until it reports it done.
     pages: KVec<Option<ParkedPage>>,
-    pool: PagePool,
     next_to_clean: u32,
     next_to_use: u32,
     /// First part of a frame spanning several descriptors.
@@ -287,25 +305,15 @@ pub(crate) struct RxRing {
 
 impl RxRing {
     pub(crate) fn new(hw: &Hw<'_>, queue: u16) -> Result<Self> {
-        let dev = hw.pdev.as_ref();
         let desc = DescRing::new(hw)?;
         let mut pages = KVec::with_capacity(RING_SIZE as usize, GFP_KERNEL)?;
         for _ in 0..RING_SIZE {
             pages.push(None, GFP_KERNEL)?;
         }
-        let pool = PagePool::new(
-            dev,
-            &Params {
-                pool_size: RING_SIZE,
-                offset: RX_HEADROOM,
-                max_len: RX_BUF_LEN,
-            },
-        )?;
         Ok(Self {
             queue,
             desc,
             pages,
-            pool,
             next_to_clean: 0,
             next_to_use: 0,
             partial: None,
@@ -318,10 +326,6 @@ impl RxRing {
         self.desc.dma_base()
     }
 
-    pub(crate) fn pool_stats(&self) -> StatsHandle {
-        self.pool.stats_handle()
-    }
-
     #[inline]
     fn unused(&self) -> u32 {
         (self.next_to_clean + RING_SIZE - self.next_to_use - 1) % RING_SIZE
@@ -329,16 +333,16 @@ impl RxRing {
 
     /// Gives the device fresh buffers for every unused descriptor and moves the tail.
     /// Returns how many allocations failed (counted by the caller).
-    pub(crate) fn refill(&mut self, bar: &Bar0<'_>) -> u32 {
+    pub(crate) fn refill(&mut self, pool: &PagePool<'_>, bar: &Bar0<'_>) -> u32 {
         let mut failed = 0;
         let mut n = self.unused();
         let start = self.next_to_use;
         while n > 0 {
             let i = self.next_to_use as usize;
             // A slot left filled (by a refill that then failed) gives its page back first.
-            let page = match self.pages[i].take().map(|p| self.pool.unpark(p)) {
+            let page = match self.pages[i].take().map(|p| pool.unpark(p)) {
                 Some(Ok(page)) => Some(page),
-                _ => self.pool.alloc(),
+                _ => pool.alloc(),
             };
             let Some(page) = page else {
                 failed += 1;
@@ -380,9 +384,9 @@ impl<'bound> Poll for VectorData<'bound> {
 
     fn poll<'n>(
         &self,
-        state: &mut Option<RxRing>,
         dev: &netdev::Device<IgbNet<'bound>>,
         ctx: &NapiContext<'n>,
+        rx: Option<Rx<'_, 'n, Self>>,
     ) -> u32 {
         match self.role {
             Role::Other => {
@@ -391,8 +395,12 @@ impl<'bound> Poll for VectorData<'bound> {
             }
             Role::Queue(q) => {
                 self.clean_tx(dev, ctx, q);
-                match (state, ctx.rx()) {
-                    (Some(rx), Some(rxc)) => self.clean_rx(rx, dev, &rxc),
+                match rx {
+                    Some(Rx {
+                        state: Some(ring),
+                        ctx,
+                        pool: Some(pool),
+                    }) => self.clean_rx(ring, pool, dev, &ctx),
                     _ => 0,
                 }
             }
@@ -411,7 +419,6 @@ impl<'bound> VectorData<'bound> {
         hw: Arc<Hw<'b>>,
         role: Role,
         eims: u32,
-        pool_stats: Option<StatsHandle>,
     ) -> Result<impl PinInit<VectorData<'b>, Error> + 'b> {
         let tx = TxRing::new(&hw, role)?;
         Ok(try_pin_init!(VectorData {
@@ -419,7 +426,6 @@ impl<'bound> VectorData<'bound> {
             role,
             eims,
             stats: QueueStats::new(),
-            pool_stats,
             tx <- new_spinlock_irq!(tx, "igb_rust_tx"),
         }? Error))
     }
@@ -456,40 +462,60 @@ impl<'bound> VectorData<'bound> {
         let Some(mut guard) = guard else {
             return;
         };
-        let ring = &mut *guard;
-        let Some(desc) = ring.desc.as_ref() else {
-            return;
-        };
         let (mut pkts, mut bytes) = (0u32, 0u32);
-        while ring.next_to_clean != ring.next_to_use {
-            let i = ring.next_to_clean as usize;
-            // The device reports a frame done on its last descriptor (the one with RS).
-            let last = match ring.slots[i] {
-                TxSlot::Lead { last } => usize::from(last),
-                _ => i,
+        let mut unused;
+        loop {
+            let mut freed: [Option<SkBuff>; TX_CLEAN_BATCH] = core::array::from_fn(|_| None);
+            let mut n = 0;
+            let ring = &mut *guard;
+            let Some(desc) = ring.desc.as_ref() else {
+                return;
             };
-            if desc.read(last, 1) & TXD_STAT_DD == 0 {
+            while n < TX_CLEAN_BATCH && ring.next_to_clean != ring.next_to_use {
+                let i = ring.next_to_clean as usize;
+                // The device reports a frame done on its last descriptor (the one with RS).
+                let last = match ring.slots[i] {
+                    TxSlot::Lead { last } => usize::from(last),
+                    _ => i,
+                };
+                if desc.read(last, 1) & TXD_STAT_DD == 0 {
+                    break;
+                }
+                if last != i {
+                    ring.slots[i] = TxSlot::Empty;
+                }
+                if let TxSlot::Frame {
+                    skb,
+                    pkts: p,
+                    bytes: b,
+                } = core::mem::replace(&mut ring.slots[last], TxSlot::Empty)
+                {
+                    bytes += b;
+                    pkts += p;
+                    // Unmapped here, freed once the lock is released.
+                    freed[n] = Some(skb.into_skb());
+                    n += 1;
+                }
+                ring.next_to_clean = (last as u32 + 1) % RING_SIZE;
+            }
+            unused = ring.unused();
+            drop(guard);
+            for skb in freed.iter_mut().take(n).filter_map(Option::take) {
+                ctx.consume_skb(skb);
+            }
+            if n < TX_CLEAN_BATCH {
                 break;
             }
-            if last != i {
-                ring.slots[i] = TxSlot::Empty;
-            }
-            if let TxSlot::Frame {
-                skb,
-                pkts: p,
-                bytes: b,
-            } = core::mem::replace(&mut ring.slots[last], TxSlot::Empty)
-            {
-                bytes += b;
-                pkts += p;
-                ctx.consume_skb(skb.into_skb());
-            }
-            ring.next_to_clean = (last as u32 + 1) % RING_SIZE;
+            guard = match ctx.budget() {
+                0 => match self.tx.try_lock() {
+                    Some(g) => g,
+                    None => break,
+                },
+                _ => self.tx.lock(),
+            };
         }
-        let unused = ring.unused();
-        drop(guard);
         if pkts > 0 {
-            txq.completed(pkts, bytes);
+            txq.completed(pkts, bytes, ctx);
             self.stats.tx_packets.add(u64::from(pkts), Relaxed);
             self.stats.tx_bytes.add(u64::from(bytes), Relaxed);
         }
@@ -503,6 +529,7 @@ impl<'bound> VectorData<'bound> {
     fn clean_rx(
         &self,
         rx: &mut RxRing,
+        pool: &PagePool<'_>,
         dev: &netdev::Device<IgbNet<'_>>,
         ctx: &RxContext<'_, '_>,
     ) -> u32 {
@@ -512,7 +539,7 @@ impl<'bound> VectorData<'bound> {
         let mut cleaned = 0u32;
         while done < budget {
             if cleaned >= RX_REFILL_BATCH {
-                let failed = rx.refill(&self.hw.bar);
+                let failed = rx.refill(pool, &self.hw.bar);
                 self.stats.rx_alloc_failed.add(u64::from(failed), Relaxed);
                 cleaned = 0;
             }
@@ -531,7 +558,7 @@ impl<'bound> VectorData<'bound> {
             cleaned += 1;
 
             let len = ((hi >> 32) & 0xffff) as u32;
-            let Some(Ok(page)) = rx.pages[i].take().map(|p| rx.pool.unpark(p)) else {
+            let Some(Ok(page)) = rx.pages[i].take().map(|p| pool.unpark(p)) else {
                 // A descriptor completed without a buffer: the device is confused.
                 errors += 1;
                 continue;
@@ -619,7 +646,7 @@ impl<'bound> VectorData<'bound> {
             ctx.gro_receive(skb);
             done += 1;
         }
-        let failed = rx.refill(&self.hw.bar);
+        let failed = rx.refill(pool, &self.hw.bar);
         self.stats.rx_alloc_failed.add(u64::from(failed), Relaxed);
         self.stats.rx_packets.add(u64::from(done), Relaxed);
         self.stats.rx_bytes.add(bytes, Relaxed);
@@ -631,14 +658,11 @@ impl<'bound> VectorData<'bound> {
     /// Queues `skb` on this vector's TX ring.
     pub(crate) fn xmit<'x>(
         &self,
-        dev: &netdev::Device<IgbNet<'bound>>,
+        xq: &XmitQueue<'x>,
         req: TxRequest<'x>,
         q: u16,
     ) -> netdev::Xmit<'x> {
-        let Some(txq) = dev.tx_queue(u32::from(q)) else {
-            self.stats.tx_dropped.add(1, Relaxed);
-            return netdev::Xmit::Ok;
-        };
+        let txq = xq.queue();
         let drop = || {
             self.stats.tx_dropped.add(1, Relaxed);
             netdev::Xmit::Ok
@@ -748,14 +772,14 @@ impl<'bound> VectorData<'bound> {
             bytes,
         };
         ring.next_to_use = i as u32;
-        txq.sent(bytes);
+        xq.sent(bytes);
         // Room for the largest next frame, or stop until completions.
         if ring.unused() < TX_DESC_NEEDED {
             txq.stop();
         }
         // Ring the doorbell unless more frames follow right away; also when the stack or byte
         // queue limits stopped the queue, since then no next frame comes to ring it.
-        if !netdev::xmit_more() || txq.xmit_stopped() {
+        if !xq.more() || txq.xmit_stopped() {
             // Descriptors must be visible before the doorbell.
             dma_mb(Write);
             crate::hw::write_tail(&self.hw.bar, TailReg::Tx, q, ring.next_to_use);

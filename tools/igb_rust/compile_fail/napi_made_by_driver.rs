@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: GPL-2.0
+//! expect: E0624
+//! A driver cannot make a NAPI instance of its own (one it could keep past the device, whose
+//! deletion would then touch a freed net_device): the registration creates and owns them.
+
+use kernel::{
+    net::napi::{Napi, Poll},
+    prelude::*,
+};
+
+module! {
+    type: M,
+    name: "cf",
+    license: "GPL",
+}
+
+struct M;
+
+#[allow(dead_code)]
+fn make<P: Poll>(data: P, state: P::State) -> Result<Pin<KBox<Napi<P>>>> {
+    KBox::pin_init(
+        Napi::new(core::ptr::null_mut(), Ok::<_, Error>(data), state),
+        GFP_KERNEL,
+    )
+}
+
+impl kernel::Module for M {
+    fn init(_module: &'static ThisModule) -> Result<Self> {
+        Ok(M)
+    }
+}
