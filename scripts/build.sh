@@ -6,6 +6,11 @@
 # fragment, build bzImage and modules, then build igb_rust as an external
 # module the way a board integrator would. Everything lands in the cache;
 # a rerun rebuilds only what changed.
+#
+#   KVARIANT=debug   build the debug kernel instead (igb_rust.config plus
+#                    debug.config: KASAN, lockdep, UBSAN, DMA-API debug, ...)
+#                    in its own build tree, linked as $CACHE/current-debug;
+#                    the production kernel stays at $CACHE/current.
 set -euo pipefail
 . "$(dirname "$0")/env.sh"
 
@@ -47,8 +52,16 @@ fi
 	find rust Documentation -type f) > "$CACHE/overlay.list"
 rsync -rc --files-from="$CACHE/overlay.list" "$REPO/" "$TREE/"
 
-CONFIG_ID=$(cat "$REPO/scripts/kconfig/igb_rust.config" | sha1sum | cut -c1-12)
-BUILD=$CACHE/build-$KVERSION-$CONFIG_ID
+FRAGMENTS=("$REPO/scripts/kconfig/igb_rust.config")
+case "${KVARIANT:-}" in
+"") VARIANT_TAG=""; CURRENT=$CACHE/current;;
+debug)
+	FRAGMENTS+=("$REPO/scripts/kconfig/debug.config")
+	VARIANT_TAG=debug-; CURRENT=$CACHE/current-debug;;
+*) die "KVARIANT=$KVARIANT: only debug is known";;
+esac
+CONFIG_ID=$(cat "${FRAGMENTS[@]}" | sha1sum | cut -c1-12)
+BUILD=$CACHE/build-$KVERSION-$VARIANT_TAG$CONFIG_ID
 MAKE=(make -C "$TREE" O="$BUILD" LLVM="$LLVM_SUFFIX"
       RUST_LIB_SRC="$RUST_SRC_ROOT/usr/lib/rustlib/src/rust/library"
       BINDGEN="$TOOLS/bin/bindgen" -j"$(nproc)")
@@ -59,17 +72,23 @@ if [ ! -f "$BUILD/.config" ]; then
 	mkdir -p "$BUILD"
 	"${MAKE[@]}" -s tinyconfig
 	"$TREE/scripts/kconfig/merge_config.sh" -Q -O "$BUILD" -m "$BUILD/.config" \
-		"$REPO/scripts/kconfig/igb_rust.config" >/dev/null
+		"${FRAGMENTS[@]}" >/dev/null
 	"${MAKE[@]}" -s olddefconfig
-	# Every option we asked for must have survived olddefconfig.
-	while read -r line; do
+	# Every option we asked for must have survived olddefconfig (a later
+	# fragment overrides an earlier one).
+	cat "${FRAGMENTS[@]}" | while read -r line; do
+		case "$line" in
+		CONFIG_*=*) opt=${line%%=*};;
+		"# CONFIG_"*" is not set") opt=${line#\# }; opt=${opt%% *};;
+		*) continue;;
+		esac
+		last=$(cat "${FRAGMENTS[@]}" | grep -E "^($opt=|# $opt is not set)" | tail -1)
+		[ "$line" = "$last" ] || continue
 		case "$line" in
 		CONFIG_*=*) grep -qx "$line" "$BUILD/.config" || die "config: $line was not kept";;
-		"# CONFIG_"*" is not set")
-			opt=${line#\# }; opt=${opt%% *}
-			grep -q "^$opt=[ym]" "$BUILD/.config" && die "config: $opt must stay unset";;
+		*) grep -q "^$opt=[ym]" "$BUILD/.config" && die "config: $opt must stay unset";;
 		esac
-	done < "$REPO/scripts/kconfig/igb_rust.config"
+	done || { rm -f "$BUILD/.config"; exit 1; }
 fi
 
 log "building kernel $KVERSION in $BUILD"
@@ -91,5 +110,5 @@ mkdir -p "$BUILD/igb_rust"
 "${MAKE[@]}" -s M="$REPO" MO="$BUILD/igb_rust" modules
 mkdir -p "$BUILD/pp_bench"
 "${MAKE[@]}" -s M="$REPO/tools/igb_rust/pp_bench" MO="$BUILD/pp_bench" modules
-ln -sfn "$BUILD" "$CACHE/current"
+ln -sfn "$BUILD" "$CURRENT"
 log "done: $BUILD"

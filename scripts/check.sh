@@ -3,13 +3,30 @@
 #
 # `make check`: build everything, run the static checks on the host and the
 # test suite inside the guest, print one closing line "N passed, N failed".
+#
+# The guest suite runs on the debug kernel (scripts/kconfig/debug.config:
+# KASAN, lockdep, UBSAN, DMA-API debugging, ...); the page_pool benchmark
+# with swiotlb and the bench harness run on the production kernel, which
+# `make bench` uses.
+#   CHECK_KERNELS="debug production"   run the guest suite on both kernels
+#                                      (default: debug)
 set -uo pipefail
 . "$(dirname "$0")/env.sh"
+unset KVARIANT	# each step below names its kernel itself
 
-bash "$REPO/scripts/build.sh" || die "build failed"
-BUILD=$(readlink -f "$CACHE/current")
+CHECK_KERNELS=${CHECK_KERNELS:-debug}
 RES=${RESULTS:-$CACHE/results/check-$(date +%Y%m%d-%H%M%S)}
 mkdir -p "$RES"
+T0=$(date +%s)
+timing() { echo "$1 $(( $(date +%s) - T0 ))" >> "$RES/timings.txt"; }	# seconds since start
+bash "$REPO/scripts/build.sh" || die "build failed"
+timing production-built
+case " $CHECK_KERNELS " in
+*" debug "*)
+	KVARIANT=debug bash "$REPO/scripts/build.sh" || die "debug kernel build failed"
+	timing debug-built;;
+esac
+BUILD=$(readlink -f "$CACHE/current")
 TAP=$RES/host-tap.txt
 : > "$TAP"
 n=0
@@ -69,23 +86,35 @@ else
 fi
 
 # --- the suite in the guest -------------------------------------------------
-GOUT=$RES/guest
-mkdir -p "$GOUT"
-log "booting the guest for the test suite (log: $RES/console.log)"
-VM_RWDIR=$RES VM_QMP_DIR=$GOUT/qmp bash "$REPO/scripts/vm.sh" --timeout "${CHECK_TIMEOUT:-2400}" --log "$RES/console.log" -- \
-	env OUT="$GOUT" TESTS="${TESTS:-}" bash "$REPO/tools/igb_rust/check.sh"
-rc=$?
-if [ -s "$GOUT/tap.txt" ]; then
-	sed -n '/^\(not \)\{0,1\}ok /p; /^#/p' "$GOUT/tap.txt" | sed -n 'p' > "$RES/guest-tap.txt"
-	cat "$RES/guest-tap.txt"
-fi
-gp=$(grep -c '^ok ' "$GOUT/tap.txt" 2>/dev/null || true)
-gf=$(grep -c '^not ok ' "$GOUT/tap.txt" 2>/dev/null || true)
-if [ "$rc" -ne 0 ] || ! grep -q '^1\.\.' "$GOUT/tap.txt" 2>/dev/null; then
-	gf=$((gf + 1))
-	echo "not ok - guest suite ran to completion (rc=$rc); end of console:"
-	tail -n 40 "$RES/console.log" | sed 's/^/# /'
-fi
+gp=0
+gf=0
+for kv in $CHECK_KERNELS; do
+	case $kv in
+	debug) variant=debug; sfx="";;
+	production) variant=""; sfx="-production";;
+	*) die "CHECK_KERNELS: unknown kernel $kv";;
+	esac
+	GOUT=$RES/guest$sfx
+	mkdir -p "$GOUT"
+	log "booting the $kv kernel for the test suite (log: $RES/console$sfx.log)"
+	KVARIANT=$variant VM_RWDIR=$RES VM_QMP_DIR=$GOUT/qmp bash "$REPO/scripts/vm.sh" \
+		--timeout "${CHECK_TIMEOUT:-3000}" --log "$RES/console$sfx.log" -- \
+		env OUT="$GOUT" TESTS="${TESTS:-}" STRESS_CYCLES="${STRESS_CYCLES:-}" \
+		bash "$REPO/tools/igb_rust/check.sh"
+	rc=$?
+	timing "suite-$kv"
+	if [ -s "$GOUT/tap.txt" ]; then
+		sed -n '/^\(not \)\{0,1\}ok /p; /^#/p' "$GOUT/tap.txt" | sed "s/^/${sfx:+$kv: }/" > "$RES/guest-tap$sfx.txt"
+		cat "$RES/guest-tap$sfx.txt"
+	fi
+	gp=$((gp + $(grep -c '^ok ' "$GOUT/tap.txt" 2>/dev/null || true)))
+	gf=$((gf + $(grep -c '^not ok ' "$GOUT/tap.txt" 2>/dev/null || true)))
+	if [ "$rc" -ne 0 ] || ! grep -q '^1\.\.' "$GOUT/tap.txt" 2>/dev/null; then
+		gf=$((gf + 1))
+		echo "not ok - guest suite on the $kv kernel ran to completion (rc=$rc); end of console:"
+		tail -n 40 "$RES/console$sfx.log" | sed 's/^/# /'
+	fi
+done
 # --- the page_pool microbenchmark again, with bounce buffering -------------
 if [ -z "${TESTS:-}" ] || [ "${TESTS:-}" = ppbench ]; then
 	SOUT=$RES/guest-swiotlb
@@ -101,6 +130,7 @@ if [ -z "${TESTS:-}" ] || [ "${TESTS:-}" = ppbench ]; then
 		gf=$((gf + 1))
 		echo "not ok - swiotlb guest ran to completion (rc=$src)"
 	fi
+	timing swiotlb
 fi
 # --- the benchmark harness, once, tiny (benchmarks are not tests) ---------
 if [ -z "${TESTS:-}" ] || [ "${TESTS:-}" = bench ]; then
@@ -132,6 +162,7 @@ if [ -z "${TESTS:-}" ] || [ "${TESTS:-}" = bench ]; then
 		hres fail "bench: every cell has packets, interrupts, a rate and instruction counts; md, csv, png written"
 		sed 's/^/# /' "$BOUT/raw.csv" 2>/dev/null | head -20
 	fi
+	timing bench
 fi
 hp=$(grep -c '^ok ' "$TAP" || true)
 hf=$(grep -c '^not ok ' "$TAP" || true)

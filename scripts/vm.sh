@@ -8,6 +8,9 @@
 # usage: vm.sh [--timeout SEC] [--log FILE] [--append ARGS] -- COMMAND...
 #        vm.sh --print-accel    (prints kvm or tcg: what a boot would use)
 #
+# Boots the production kernel ($CACHE/current); with KVARIANT=debug in the
+# environment, the debug kernel (KVARIANT=debug scripts/build.sh).
+#
 # Exits with the guest command's status; 124 when the boot or the command
 # overran its time limit (the end of the console log is printed then).
 set -euo pipefail
@@ -29,9 +32,13 @@ while [ $# -gt 0 ]; do
 done
 [ $# -gt 0 ] || [ -n "$print_accel" ] || die "vm.sh: no command"
 
-BUILD=$(readlink -f "$CACHE/current")
+case "${KVARIANT:-}" in
+"") BUILD=$(readlink -f "$CACHE/current");;
+debug) BUILD=$(readlink -f "$CACHE/current-debug");;
+*) die "KVARIANT=$KVARIANT: only debug is known";;
+esac
 KIMG=$BUILD/arch/x86/boot/bzImage
-[ -f "$KIMG" ] || die "no kernel at $KIMG: run scripts/build.sh first"
+[ -f "$KIMG" ] || die "no kernel at $KIMG: run ${KVARIANT:+KVARIANT=$KVARIANT }scripts/build.sh first"
 [ -n "$logf" ] || logf=$(mktemp /tmp/igb_rust-vm.XXXXXX.log)
 
 # KVM: use it only where it demonstrably boots this kernel. The answer is
@@ -81,6 +88,7 @@ fi
 
 # The guest sees the host's root read-only; results go to a shared folder.
 export IGB_RUST_BUILD=$BUILD DUT_MAC PEER_MAC
+IGB_RUST_KVARIANT=${KVARIANT:-}
 cmd=$(printf '%q ' "$@")
 set +e
 timeout -k 10 "$timeout_s" vng -r "$KIMG" "${accel_args[@]}" --cpus "${VM_CPUS:-2}" \
@@ -88,7 +96,7 @@ timeout -k 10 "$timeout_s" vng -r "$KIMG" "${accel_args[@]}" --cpus "${VM_CPUS:-
 	--append "panic=-1 oops=panic softlockup_panic=1 $append" \
 	--rwdir "${VM_RWDIR:-/tmp}" \
 	--qemu-opts="$qopts" \
-	--exec "IGB_RUST_BUILD=$BUILD DUT_MAC=$DUT_MAC PEER_MAC=$PEER_MAC $cmd" \
+	--exec "IGB_RUST_BUILD=$BUILD IGB_RUST_KVARIANT=$IGB_RUST_KVARIANT DUT_MAC=$DUT_MAC PEER_MAC=$PEER_MAC $cmd" \
 	</dev/null 2>&1 | if [ -n "${VM_TEE:-}" ]; then tee "$logf"; else cat > "$logf"; fi
 rc=${PIPESTATUS[0]}
 set -e

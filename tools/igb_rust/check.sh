@@ -8,14 +8,39 @@ set -u
 
 run_part() { . "$(dirname "$0")/tests/$1.sh"; }
 
-for t in ${TESTS:-boot probe datapath copybreak selftests ppbench}; do
+# On the debug kernel, the checkers the final dmesg test relies on are live.
+if [ "${IGB_RUST_KVARIANT:-}" = debug ]; then
+	[ -e /sys/kernel/debug/dma-api ] || mount -t debugfs none /sys/kernel/debug 2>/dev/null
+	missing=""
+	dmesg | grep -q 'KernelAddressSanitizer initialized' || missing+=" KASAN"
+	[ -e /proc/lockdep ] || missing+=" lockdep"
+	[ "$(cat /sys/kernel/debug/dma-api/disabled 2>/dev/null)" = N ] || missing+=" DMA-API-debug"
+	[ -e /sys/kernel/debug/kmemleak ] || missing+=" kmemleak"
+	[ -e /sys/kernel/debug/fail_page_alloc ] || missing+=" fail_page_alloc"
+	if [ -z "$missing" ]; then
+		ok "debug kernel: KASAN, lockdep, DMA-API debug, kmemleak, fault injection active"
+	else
+		fail "debug kernel: KASAN, lockdep, DMA-API debug, kmemleak, fault injection active" "missing:$missing"
+	fi
+fi
+
+for t in ${TESTS:-boot probe datapath copybreak selftests stress ppbench}; do
 	run_part "$t"
 done
 
 # Last: nothing in the kernel log that indicates a bug, and no leaks.
 dmesg > "$OUT/dmesg.txt"
 bad=$(grep -E "$BAD_DMESG" "$OUT/dmesg.txt" | head -20)
-if [ -z "$bad" ]; then ok "dmesg has no WARN/BUG/Oops/leak"; else fail "dmesg has no WARN/BUG/Oops/leak" "$bad"; fi
+if [ -z "$bad" ]; then
+	ok "dmesg has no splat (WARN/BUG/Oops, lockdep, KASAN, UBSAN, DMA-API, ref_tracker, leaks)"
+else
+	fail "dmesg has no splat (WARN/BUG/Oops, lockdep, KASAN, UBSAN, DMA-API, ref_tracker, leaks)" "$bad"
+fi
+# DMA-API debugging prints only its first error; it counts all of them.
+if [ -r /sys/kernel/debug/dma-api/error_count ]; then
+	e=$(cat /sys/kernel/debug/dma-api/error_count)
+	check "DMA-API debugging counted no errors ($e)" test "$e" = 0
+fi
 leaks=$(kmemleak_scan 2>&1)
 if [ -z "$leaks" ]; then ok "kmemleak reports no leaks"; else fail "kmemleak reports no leaks" "$(echo "$leaks" | head -30)"; fi
 echo "1..$T_N" >> "$TAP"

@@ -31,6 +31,7 @@ t_result() {	# t_result ok|not_ok NAME [DETAIL]
 	fi
 }
 ok() { t_result ok "$@"; }
+skip() { t_result ok "$1 # SKIP $2"; }	# skip NAME REASON
 fail() { t_result not_ok "$@"; }
 # check NAME CMD...: one test that passes when CMD succeeds.
 check() {
@@ -85,8 +86,14 @@ netdev_of() {	# netdev_of PCI-ADDRESS -> interface name
 	ls "/sys/bus/pci/devices/$1/net" 2>/dev/null | head -1
 }
 
-# Kernel log lines that must never appear.
-BAD_DMESG='WARNING:|BUG:|Oops|KASAN|UBSAN|kernel BUG|general protection|unreferenced object|Call Trace|refcount_t:|list_(add|del) corruption|RCU stall|soft lockup|hung_task'
+# Kernel log lines that must never appear: WARN/BUG/Oops and leaks, and on
+# the debug kernel (scripts/kconfig/debug.config) the reports of lockdep,
+# KASAN, UBSAN, DMA-API debugging, the reference trackers and the
+# atomic-sleep checks.
+BAD_DMESG='WARNING:|BUG:|Oops|kernel BUG|general protection|unreferenced object|Call Trace|refcount_t:|list_(add|del) corruption|RCU stall|soft lockup|hung_task'
+BAD_DMESG+='|INFO: |possible circular locking|inconsistent lock state|possible recursive locking|suspicious RCU usage'
+BAD_DMESG+='|BUG: KASAN|KASAN:|UBSAN:|DMA-API: [^ ]+ [^ ]+: |DMA-API: debugging out of memory|ref_tracker'
+BAD_DMESG+='|sleeping function called from invalid context|scheduling while atomic'
 
 kmemleak_scan() {	# prints the leak report, if any
 	local f=/sys/kernel/debug/kmemleak
@@ -95,6 +102,40 @@ kmemleak_scan() {	# prints the leak report, if any
 	echo scan > $f
 	echo scan > $f	# twice: a young object is only reported on its second scan
 	cat $f
+}
+
+stat_of() {	# stat_of IF rx|tx packets|bytes [NS]
+	if [ -n "${4:-}" ]; then
+		ip netns exec "$4" cat /sys/class/net/$1/statistics/${2}_$3
+	else
+		cat /sys/class/net/$1/statistics/${2}_$3
+	fi
+}
+
+# bulk tx|rx: send SRC (default /run/igbt/blob) over TCP, DUT -> peer ("tx")
+# or peer -> DUT ("rx"), on PORT (default 5001); true when what arrived has
+# the sha256 WANT (default $want_sum).
+bulk() {
+	local port=${PORT:-5001} out=/run/igbt/out.$1.${PORT:-5001} src=${SRC:-/run/igbt/blob}
+	local want=${WANT:-$want_sum} t0 t1 sum
+	rm -f "$out"
+	if [ "$1" = tx ]; then
+		ip netns exec $NS socat -u TCP-LISTEN:$port,reuseaddr OPEN:"$out",creat,trunc &
+		sleep 0.5
+		t0=$(date +%s.%N)
+		timeout 300 socat -u OPEN:"$src" TCP:$PEER_IP:$port || return 1
+	else
+		socat -u TCP-LISTEN:$port,reuseaddr OPEN:"$out",creat,trunc &
+		sleep 0.5
+		t0=$(date +%s.%N)
+		timeout 300 ip netns exec $NS socat -u OPEN:"$src" TCP:$DUT_IP:$port || return 1
+	fi
+	wait
+	t1=$(date +%s.%N)
+	sum=$(sha256sum < "$out")
+	rm -f "$out"
+	note "bulk $1: $(( $(stat -c %s "$src") >> 20 )) MB in $(echo "$t1 - $t0" | bc) s"
+	[ "$sum" = "$want" ]
 }
 
 # qmp_set_link NETDEV on|off: flip the link of one of QEMU's NIC backends

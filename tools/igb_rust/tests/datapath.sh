@@ -46,34 +46,6 @@ BULK_MB=${BULK_MB:-200}
 mkdir -p /run/igbt && mount -t tmpfs -o size=1200m tmpfs /run/igbt
 dd if=/dev/urandom of=/run/igbt/blob bs=1M count="$BULK_MB" status=none
 want_sum=$(sha256sum < /run/igbt/blob)
-bulk() {	# bulk DIR: DUT->peer ("tx") or peer->DUT ("rx")
-	local out=/run/igbt/out.$1 src=${SRC:-/run/igbt/blob} want=${WANT:-$want_sum} t0 t1 sum
-	rm -f "$out"
-	if [ "$1" = tx ]; then
-		ip netns exec $NS socat -u TCP-LISTEN:5001,reuseaddr OPEN:"$out",creat,trunc &
-		sleep 0.5
-		t0=$(date +%s.%N)
-		timeout 300 socat -u OPEN:"$src" TCP:$PEER_IP:5001 || return 1
-	else
-		socat -u TCP-LISTEN:5001,reuseaddr OPEN:"$out",creat,trunc &
-		sleep 0.5
-		t0=$(date +%s.%N)
-		timeout 300 ip netns exec $NS socat -u OPEN:"$src" TCP:$DUT_IP:5001 || return 1
-	fi
-	wait
-	t1=$(date +%s.%N)
-	sum=$(sha256sum < "$out")
-	rm -f "$out"
-	note "bulk $1: $(( $(stat -c %s "$src") >> 20 )) MB in $(echo "$t1 - $t0" | bc) s"
-	[ "$sum" = "$want" ]
-}
-stat_of() {	# stat_of IF rx|tx packets|bytes [NS]
-	if [ -n "${4:-}" ]; then
-		ip netns exec "$4" cat /sys/class/net/$1/statistics/${2}_$3
-	else
-		cat /sys/class/net/$1/statistics/${2}_$3
-	fi
-}
 check "bulk ${BULK_MB} MB DUT -> peer arrives intact" bulk tx
 check "bulk ${BULK_MB} MB peer -> DUT arrives intact" bulk rx
 
