@@ -35,7 +35,11 @@ netconsole_bulk() {
 	local n=${1:-300} tag rc=0 got lvl dk
 	tag=$(head -c 6 /dev/urandom | od -An -tx1 | tr -d ' \n')
 	ip netns exec $NS socat -u UDP-RECV:6666 OPEN:/run/igbt/nc.out,creat,trunc &
-	local rx=$!
+	local rx=$! i tx0
+	for i in $(seq 1 300); do
+		ip netns exec $NS ss -Huln "sport = :6666" | grep -q . && break
+		sleep 0.1
+	done
 	modprobe netconsole "netconsole=6665@$DUT_IP/$DUT_IF,6666@$PEER_IP/$PEER_MAC" ||
 		{ kill $rx; echo "netconsole did not load"; return 1; }
 	# Messages of level 4 must reach the consoles, /dev/kmsg must not be rate limited.
@@ -43,9 +47,14 @@ netconsole_bulk() {
 	[ "$lvl" -gt 4 ] || dmesg -n 5
 	dk=$(cat /proc/sys/kernel/printk_devkmsg)
 	echo on > /proc/sys/kernel/printk_devkmsg
+	tx0=$(stat_of "$DUT_IF" tx packets)
 	( bulk tx > /run/igbt/nc.bulk 2>&1; echo $? > /run/igbt/nc.bulkrc ) &
 	local bp=$!
-	sleep 1
+	# The messages go out while the transfer is under way.
+	for i in $(seq 1 300); do
+		[ $(( $(stat_of "$DUT_IF" tx packets) - tx0 )) -gt 2000 ] && break
+		sleep 0.1
+	done
 	for i in $(seq 1 "$n"); do
 		echo "<4>igbnc $tag $i" > /dev/kmsg
 		[ $((i % 50)) = 0 ] && sleep 0.2
@@ -58,7 +67,7 @@ netconsole_bulk() {
 	echo "$dk" > /proc/sys/kernel/printk_devkmsg
 	dmesg -n "$lvl"
 	got=$(grep -ao "igbnc $tag [0-9]*" /run/igbt/nc.out | sort -u | wc -l)
-	echo "netconsole: $got of $n messages at the peer; bulk: $(cat /run/igbt/nc.bulk)"
+	note "netconsole: $got of $n messages at the peer; bulk: $(cat /run/igbt/nc.bulk)"
 	[ "$(cat /run/igbt/nc.bulkrc)" = 0 ] || { echo "bulk transfer failed"; rc=1; }
 	[ "$got" = "$n" ] || rc=1
 	return $rc
@@ -84,7 +93,9 @@ pktgen_shared() {	# pktgen_shared COUNT SIZE CLONE BURST [FLAG]
 	progress "pktgen $*"
 	modprobe pktgen || return 1
 	pg kpktgend_0 rem_device_all && pg kpktgend_0 "add_device $DUT_IF" || return 1
-	for c in "count $count" "pkt_size $2" "clone_skb $3" "burst $4" "delay 0" \
+	# Paced at 5000 frames/s: the emulated peer NIC drops silently what its
+	# driver cannot take in time, and the count at the peer must be exact.
+	for c in "count $count" "pkt_size $2" "clone_skb $3" "burst $4" "delay $((200000 * $4))" \
 		"dst $PEER_IP" "dst_mac $PEER_MAC" "udp_dst_min 9" "udp_dst_max 9" ${5:+"flag $5"}; do
 		pg "$DUT_IF" "$c" || return 1
 	done
@@ -98,7 +109,7 @@ pktgen_shared() {	# pktgen_shared COUNT SIZE CLONE BURST [FLAG]
 	drx=$(( $(stat_of "$PEER_IF" rx packets $NS) - rx0 ))
 	du=$(( $(udp_noports) - u0 ))
 	pg kpktgend_0 rem_device_all
-	echo "pktgen sent $sent, DUT counted $dtx, the peer received $drx, its UDP layer $du"
+	note "pktgen sent $sent, DUT counted $dtx, the peer received $drx, its UDP layer $du"
 	# With burst, pktgen may overshoot the count by part of a burst.
 	[ "$sent" -ge "$count" ] && [ "$dtx" = "$sent" ] && [ "$drx" = "$sent" ] && [ "$du" = "$sent" ]
 }
@@ -168,7 +179,7 @@ print(h.hexdigest() + "  -")' $port > /run/igbt/fpa.sum 2>/run/igbt/fpa.err &
 	sysctl -qw net.core.rmem_max="$rmem"
 	f1=$(ethtool_stat 'rx[0-9]+_alloc_failed')
 	slow1=$(ethtool_stat rx_pp_alloc_slow)
-	echo "rx_alloc_failed $f0 -> $f1, page_pool slow allocations $slow0 -> $slow1"
+	note "rx_alloc_failed $f0 -> $f1, page_pool slow allocations $slow0 -> $slow1"
 	echo "DUT rx_packets $(stat_of "$DUT_IF" rx packets), rx_missed_errors $(stat_of "$DUT_IF" rx missed_errors)"
 	[ "$(cat /run/igbt/fpa.sum)" = "$want" ] || { echo "data differs"; rc=1; }
 	rm -f /run/igbt/fpa.src /run/igbt/fpa.sum
@@ -261,7 +272,7 @@ c, _ = s.accept(); time.sleep(3600)' $port &
 		[ -z "$left" ] && break
 		sleep 0.5
 	done
-	echo "pools of $DUT_IF: $(echo $ids); in flight after rmmod, socket open: $held; left after close: ${left:-none}"
+	note "pools of $DUT_IF: $(echo $ids); in flight after rmmod, socket open: $held; left after close: ${left:-none}"
 	[ "$held" -gt 0 ] && [ -z "$left" ]
 }
 part pagepool &&
@@ -302,7 +313,7 @@ cycles_under_traffic() {
 	t1=$(date +%s.%N)
 	kill $p 2>/dev/null
 	wait $p 2>/dev/null
-	echo "$done_n of $n cycles in $(echo "$t1 - $t0" | bc) s"
+	note "$done_n of $n cycles in $(echo "$t1 - $t0" | bc) s"
 	[ "$done_n" = "$n" ] && ! grep -q '^igb_rust ' /proc/modules
 }
 setup_pair v4only
