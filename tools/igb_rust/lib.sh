@@ -112,6 +112,19 @@ stat_of() {	# stat_of IF rx|tx packets|bytes [NS]
 	fi
 }
 
+wait_listen() {	# wait_listen PORT [NS]: until a TCP socket listens on PORT (30 s)
+	local i
+	for i in $(seq 1 300); do
+		if [ -n "${2:-}" ]; then
+			ip netns exec "$2" ss -Htln "sport = :$1" | grep -q . && return 0
+		else
+			ss -Htln "sport = :$1" | grep -q . && return 0
+		fi
+		sleep 0.1
+	done
+	return 1
+}
+
 # bulk tx|rx: send SRC (default /run/igbt/blob) over TCP, DUT -> peer ("tx")
 # or peer -> DUT ("rx"), on PORT (default 5001); true when what arrived has
 # the sha256 WANT (default $want_sum).
@@ -121,12 +134,12 @@ bulk() {
 	rm -f "$out"
 	if [ "$1" = tx ]; then
 		ip netns exec $NS socat -u TCP-LISTEN:$port,reuseaddr OPEN:"$out",creat,trunc &
-		sleep 0.5
+		wait_listen $port $NS || return 1
 		t0=$(date +%s.%N)
 		timeout 300 socat -u OPEN:"$src" TCP:$PEER_IP:$port || return 1
 	else
 		socat -u TCP-LISTEN:$port,reuseaddr OPEN:"$out",creat,trunc &
-		sleep 0.5
+		wait_listen $port || return 1
 		t0=$(date +%s.%N)
 		timeout 300 ip netns exec $NS socat -u OPEN:"$src" TCP:$DUT_IP:$port || return 1
 	fi

@@ -1,0 +1,334 @@
+# SPDX-License-Identifier: GPL-2.0
+# Stress under the debug kernel: netconsole (netpoll) during bulk TX, pktgen
+# with shared skbs, page allocation failures during RX, link/MTU/copybreak
+# changes racing TCP, page_pool pages returned after rmmod, and load/unload
+# cycles under traffic. Every transfer is checked with sha256, every packet
+# count exactly; the final dmesg test of check.sh catches any splat.
+#
+#   STRESS_CYCLES   load/unload cycles (default 20: one takes 8-13 s on the
+#                   debug kernel under TCG, 200 would add 30-45 minutes)
+#   STRESS_MB       size of the checked transfers in MB (default 40)
+#   STRESS_PARTS    which parts run (default: all of netconsole pktgen
+#                   allocfail flap pagepool cycles)
+
+STRESS_CYCLES=${STRESS_CYCLES:-20}
+STRESS_MB=${STRESS_MB:-40}
+progress() { echo "igb_rust stress: $*" > /dev/kmsg; }
+part() { case " ${STRESS_PARTS:-netconsole pktgen allocfail flap pagepool cycles} " in *" $1 "*) true;; *) false;; esac; }
+KSRC=$(readlink -f "$IGB_RUST_BUILD/source")
+DBGFS=/sys/kernel/debug
+mountpoint -q $DBGFS || mount -t debugfs none $DBGFS
+
+setup_pair v4only
+mkdir -p /run/igbt && mount -t tmpfs -o size=600m tmpfs /run/igbt
+dd if=/dev/urandom of=/run/igbt/blob bs=1M count="$STRESS_MB" status=none
+want_sum=$(sha256sum < /run/igbt/blob)
+ethtool_stat() {	# ethtool_stat PATTERN: the DUT's ethtool -S counters matching PATTERN, summed
+	ethtool -S "$DUT_IF" | awk -v p="$1" '$1 ~ "^" p ":$" { s += $2 } END { print s + 0 }'
+}
+
+# --- a. netconsole over igb_rust while bulk TCP leaves through it --------
+# netpoll transmits from whatever context printk runs in, and polls the
+# NAPI instances with budget 0 when the TX ring is full.
+netconsole_bulk() {
+	progress netconsole
+	local n=${1:-300} tag rc=0 got lvl dk
+	tag=$(head -c 6 /dev/urandom | od -An -tx1 | tr -d ' \n')
+	ip netns exec $NS socat -u UDP-RECV:6666 OPEN:/run/igbt/nc.out,creat,trunc &
+	local rx=$! i tx0
+	for i in $(seq 1 300); do
+		ip netns exec $NS ss -Huln "sport = :6666" | grep -q . && break
+		sleep 0.1
+	done
+	modprobe netconsole "netconsole=6665@$DUT_IP/$DUT_IF,6666@$PEER_IP/$PEER_MAC" ||
+		{ kill $rx; echo "netconsole did not load"; return 1; }
+	# Messages of level 4 must reach the consoles, /dev/kmsg must not be rate limited.
+	lvl=$(awk '{print $1}' /proc/sys/kernel/printk)
+	[ "$lvl" -gt 4 ] || dmesg -n 5
+	dk=$(cat /proc/sys/kernel/printk_devkmsg)
+	echo on > /proc/sys/kernel/printk_devkmsg
+	tx0=$(stat_of "$DUT_IF" tx packets)
+	( bulk tx > /run/igbt/nc.bulk 2>&1; echo $? > /run/igbt/nc.bulkrc ) &
+	local bp=$!
+	# The messages go out while the transfer is under way.
+	for i in $(seq 1 300); do
+		[ $(( $(stat_of "$DUT_IF" tx packets) - tx0 )) -gt 2000 ] && break
+		sleep 0.1
+	done
+	for i in $(seq 1 "$n"); do
+		echo "<4>igbnc $tag $i" > /dev/kmsg
+		[ $((i % 50)) = 0 ] && sleep 0.2
+	done
+	wait $bp
+	sleep 2
+	kill $rx 2>/dev/null
+	wait $rx 2>/dev/null
+	rmmod netconsole || rc=1
+	echo "$dk" > /proc/sys/kernel/printk_devkmsg
+	dmesg -n "$lvl"
+	got=$(grep -ao "igbnc $tag [0-9]*" /run/igbt/nc.out | sort -u | wc -l)
+	note "netconsole: $got of $n messages at the peer; bulk: $(cat /run/igbt/nc.bulk)"
+	[ "$(cat /run/igbt/nc.bulkrc)" = 0 ] || { echo "bulk transfer failed"; rc=1; }
+	[ "$got" = "$n" ] || rc=1
+	return $rc
+}
+if ! part netconsole; then
+	:
+elif modinfo netconsole >/dev/null 2>&1; then
+	check "netconsole: 300 messages arrive at the peer during a ${STRESS_MB} MB TCP transfer, data intact" \
+		netconsole_bulk 300
+else
+	skip "netconsole during a TCP transfer" "no netconsole in this kernel"
+fi
+
+# --- b. pktgen with clone_skb: the driver gets shared skbs -----------------
+pg() {	# pg FILE CMD: one pktgen command, its result checked
+	echo "$2" > "/proc/net/pktgen/$1" || return 1
+	[ "$1" = pgctrl ] || grep -q 'Result: OK' "/proc/net/pktgen/$1" ||
+		{ echo "pktgen $1 '$2': $(grep Result "/proc/net/pktgen/$1")"; return 1; }
+}
+udp_noports() { ip netns exec $NS awk '/^Udp: [0-9]/ { print $3 }' /proc/net/snmp; }
+pktgen_shared() {	# pktgen_shared COUNT SIZE CLONE BURST [FLAG]
+	local count=$1 sent tx0 rx0 u0 dtx drx du c
+	progress "pktgen $*"
+	modprobe pktgen || return 1
+	pg kpktgend_0 rem_device_all && pg kpktgend_0 "add_device $DUT_IF" || return 1
+	# Paced at 5000 frames/s: the emulated peer NIC drops silently what its
+	# driver cannot take in time, and the count at the peer must be exact.
+	for c in "count $count" "pkt_size $2" "clone_skb $3" "burst $4" "delay $((200000 * $4))" \
+		"dst $PEER_IP" "dst_mac $PEER_MAC" "udp_dst_min 9" "udp_dst_max 9" ${5:+"flag $5"}; do
+		pg "$DUT_IF" "$c" || return 1
+	done
+	tx0=$(stat_of "$DUT_IF" tx packets)
+	rx0=$(stat_of "$PEER_IF" rx packets $NS)
+	u0=$(udp_noports)
+	pg pgctrl start || return 1
+	sleep 1
+	sent=$(sed -n 's/.*pkts-sofar: \([0-9]*\).*/\1/p' "/proc/net/pktgen/$DUT_IF")
+	dtx=$(( $(stat_of "$DUT_IF" tx packets) - tx0 ))
+	drx=$(( $(stat_of "$PEER_IF" rx packets $NS) - rx0 ))
+	du=$(( $(udp_noports) - u0 ))
+	pg kpktgend_0 rem_device_all
+	note "pktgen sent $sent, DUT counted $dtx, the peer received $drx, its UDP layer $du"
+	# With burst, pktgen may overshoot the count by part of a burst.
+	[ "$sent" -ge "$count" ] && [ "$dtx" = "$sent" ] && [ "$drx" = "$sent" ] && [ "$du" = "$sent" ]
+}
+if part pktgen; then
+	check "pktgen clone_skb 100: 20000 x 60 B shared skbs, every one reaches the peer's UDP layer" \
+		pktgen_shared 20000 60 100 1
+	check "pktgen clone_skb 1000 burst 8, UDP checksum offload: 10000 x 1400 B, all arrive with good checksums" \
+		pktgen_shared 10000 1400 1000 8 UDPCSUM
+	rmmod pktgen 2>/dev/null
+fi
+
+# --- c. page allocation failures in the RX refill ---------------------------
+# Only page_pool's slow path (the page allocator behind the RX refill) is
+# made to fail: the stack filter requires __page_pool_alloc_netmems_slow in
+# the call chain. A receiver that does not read keeps the pages in its
+# socket, so the pool must keep allocating while the injection is on.
+FPA=$DBGFS/fail_page_alloc
+sym_range() {	# sym_range SYMBOL: "start end" of a kernel function
+	local a b start
+	# Its size from System.map, its address from kallsyms (sorting all of
+	# kallsyms takes minutes on the debug kernel under TCG).
+	read -r a b < <(awk -v s="$1" 'f { print $1; exit } $3 == s { printf "%s ", $1; f = 1 }' \
+		"$IGB_RUST_BUILD/System.map")
+	start=$(grep -m1 " [tT] $1\$" /proc/kallsyms | cut -d' ' -f1)
+	[ -n "$a" ] && [ -n "$b" ] && [ -n "$start" ] || return 1
+	printf '0x%s 0x%x\n' "$start" $(( 0x$start + 0x$b - 0x$a ))
+}
+fpa() { echo "$2" > "$FPA/$1"; }
+alloc_fail_rx() {
+	local range start end f0 f1 slow0 slow1 rc=0 want port=5003
+	progress "fail_page_alloc"
+	range=$(sym_range __page_pool_alloc_netmems_slow)
+	[ -n "$range" ] || { echo "__page_pool_alloc_netmems_slow not in kallsyms"; return 1; }
+	read -r start end <<< "$range"
+	head -c 8M /run/igbt/blob > /run/igbt/fpa.src
+	want=$(sha256sum < /run/igbt/fpa.src)
+	f0=$(ethtool_stat 'rx[0-9]+_alloc_failed')
+	slow0=$(ethtool_stat rx_pp_alloc_slow)
+	# The receiver sleeps 6 s before reading: with an 8 MB receive buffer,
+	# megabytes of page_pool pages pile up in its socket.
+	rmem=$(sysctl -n net.core.rmem_max)
+	sysctl -qw net.core.rmem_max=$((16 << 20))
+	python3 -c '
+import hashlib, socket, sys, time
+s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 8 << 20)
+s.bind(("0.0.0.0", int(sys.argv[1]))); s.listen(1); s.settimeout(60)
+c, _ = s.accept(); time.sleep(6); h = hashlib.sha256(); c.settimeout(60)
+while True:
+    b = c.recv(65536)
+    if not b: break
+    h.update(b)
+print(h.hexdigest() + "  -")' $port > /run/igbt/fpa.sum 2>/run/igbt/fpa.err &
+	local recv=$!
+	wait_listen $port || { echo "receiver did not start"; return 1; }
+	fpa task-filter N; fpa ignore-gfp-wait Y; fpa ignore-gfp-highmem Y; fpa min-order 0
+	fpa verbose 0; fpa interval 1; fpa space 0
+	fpa require-start "$start"; fpa require-end "$end"; fpa stacktrace-depth 32
+	fpa times -1; fpa probability 50
+	ip netns exec $NS timeout 90 socat -u OPEN:/run/igbt/fpa.src TCP:$DUT_IP:$port &
+	local send=$!
+	sleep 5
+	fpa probability 0
+	fpa require-start 0; fpa require-end 0xffffffffffffffff
+	wait $send || { echo "sender failed"; rc=1; }
+	wait $recv || { echo "receiver: $(tail -1 /run/igbt/fpa.err)"; rc=1; }
+	sysctl -qw net.core.rmem_max="$rmem"
+	f1=$(ethtool_stat 'rx[0-9]+_alloc_failed')
+	slow1=$(ethtool_stat rx_pp_alloc_slow)
+	note "rx_alloc_failed $f0 -> $f1, page_pool slow allocations $slow0 -> $slow1"
+	echo "DUT rx_packets $(stat_of "$DUT_IF" rx packets), rx_missed_errors $(stat_of "$DUT_IF" rx missed_errors)"
+	[ "$(cat /run/igbt/fpa.sum)" = "$want" ] || { echo "data differs"; rc=1; }
+	rm -f /run/igbt/fpa.src /run/igbt/fpa.sum
+	[ "$f1" -gt "$f0" ] || rc=1
+	return $rc
+}
+if ! part allocfail; then
+	:
+elif [ -d $FPA ]; then
+	check "fail_page_alloc in the RX refill: rx_alloc_failed counts, 8 MB arrive intact" alloc_fail_rx
+	check "after the failures: 20 pings from the peer all answered" \
+		ip netns exec $NS ping -q -c 20 -i 0.05 -W 2 $DUT_IP
+	check "after the failures: ${STRESS_MB} MB peer -> DUT arrive intact" bulk rx
+else
+	skip "fail_page_alloc in the RX refill" "no fail_page_alloc in this kernel"
+fi
+
+# --- e. link flaps, MTU and rx-copybreak changes racing TCP ----------------
+flap_race() {	# flap_race tx|rx
+	local dir=$1 i bp rc=0 err=""
+	progress "flap race $dir"
+	( PORT=5004 bulk "$dir" > /run/igbt/race.log 2>&1; echo $? > /run/igbt/race.rc ) &
+	bp=$!
+	sleep 1
+	for i in 1 2 3; do
+		ethtool --set-tunable "$DUT_IF" rx-copybreak 256 || err+=" copybreak"
+		ip link set "$DUT_IF" mtu 9000 || err+=" mtu9000"
+		sleep 0.5
+		ip link set "$DUT_IF" down && ip link set "$DUT_IF" up || err+=" ip-flap"
+		wait_carrier "$DUT_IF" 1 || err+=" carrier"
+		sleep 0.5
+		ethtool --set-tunable "$DUT_IF" rx-copybreak 2048 || err+=" copybreak"
+		if [ -d "$OUT/qmp" ]; then
+			qmp_set_link h0 off && wait_carrier "$DUT_IF" 0 || err+=" qmp-off"
+			sleep 0.3
+			qmp_set_link h0 on && wait_carrier "$DUT_IF" 1 || err+=" qmp-on"
+		fi
+		sleep 0.5
+		ip link set "$DUT_IF" mtu 1500 || err+=" mtu1500"
+		ethtool --set-tunable "$DUT_IF" rx-copybreak 0 || err+=" copybreak"
+		wait_carrier "$DUT_IF" 1 || err+=" carrier"
+		sleep 0.5
+	done
+	wait $bp
+	echo "$(cat /run/igbt/race.log)${err:+; failed:$err}"
+	[ -z "$err" ] && [ "$(cat /run/igbt/race.rc)" = 0 ]
+}
+if part flap; then
+	[ -d "$OUT/qmp" ] || note "no QEMU monitor relay: link flaps by ip link only"
+	check "link flaps, MTU 1500/9000, rx-copybreak 0/256/2048 racing ${STRESS_MB} MB DUT -> peer: intact" \
+		flap_race tx
+	check "link flaps, MTU 1500/9000, rx-copybreak 0/256/2048 racing ${STRESS_MB} MB peer -> DUT: intact" \
+		flap_race rx
+fi
+
+# --- f. page_pool pages in flight return after rmmod ------------------------
+YNL=(/usr/bin/python3 "$KSRC/tools/net/ynl/pyynl/cli.py" --no-schema --output-json
+     --spec "$KSRC/Documentation/netlink/specs/netdev.yaml")
+pools() {	# pools: "id ifindex inflight detached" per page_pool of this netns
+	"${YNL[@]}" --dump page-pool-get | python3 -c '
+import json, sys
+for p in json.load(sys.stdin):
+    print(p["id"], p.get("ifindex", 0), p.get("inflight", 0), 1 if "detach-time" in p else 0)'
+}
+pp_inflight_after_rmmod() {
+	local ifindex ids i left held port=5005
+	progress "page_pool after rmmod"
+	ifindex=$(cat /sys/class/net/$DUT_IF/ifindex)
+	ids=$(pools | awk -v i="$ifindex" '$2 == i { print $1 }')
+	# A pool is listed only when the driver names its net_device in
+	# page_pool_params (.netdev); without that no tool can watch it.
+	[ -n "$ids" ] || { echo "no page_pool of $DUT_IF (ifindex $ifindex) in page-pool-get; all pools: $(pools | tr '\n' ';')"; return 1; }
+	ethtool --set-tunable "$DUT_IF" rx-copybreak 0
+	# A receiver that holds 256 KB in its socket, unread: pages in flight.
+	python3 -c '
+import socket, sys, time
+s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(("0.0.0.0", int(sys.argv[1]))); s.listen(1)
+c, _ = s.accept(); time.sleep(3600)' $port &
+	local holder=$!
+	wait_listen $port || { kill $holder; echo "holder did not start"; return 1; }
+	head -c 256K /run/igbt/blob | ip netns exec $NS timeout 30 socat -u - TCP:$DUT_IP:$port
+	sleep 1
+	rmmod igb_rust || { kill $holder; echo "rmmod failed"; return 1; }
+	held=$(pools | awk -v ids=" $(echo $ids) " 'index(ids, " " $1 " ") && $3 > 0 { n += $3 } END { print n + 0 }')
+	kill $holder
+	wait $holder 2>/dev/null
+	for i in $(seq 1 20); do
+		left=$(pools | awk -v ids=" $(echo $ids) " 'index(ids, " " $1 " ")')
+		[ -z "$left" ] && break
+		sleep 0.5
+	done
+	note "pools of $DUT_IF: $(echo $ids); in flight after rmmod, socket open: $held; left after close: ${left:-none}"
+	[ "$held" -gt 0 ] && [ -z "$left" ]
+}
+part pagepool &&
+	check "page_pool: pages held by a socket stay in flight after rmmod, all return once it closes" \
+		pp_inflight_after_rmmod
+teardown_pair
+
+# --- d. load/unload cycles under traffic -----------------------------------
+# The peer floods the DUT's address; each cycle loads igb_rust, brings the
+# link up, waits for frames from the peer, and unloads.
+cycles_under_traffic() {
+	local n=$1 i dev done_n=0 rx t0 t1 p
+	progress "$n load/unload cycles"
+	lsmod | grep -q '^igb_rust ' && rmmod igb_rust
+	ip netns exec $NS ping -f -s 1000 $DUT_IP >/dev/null 2>&1 &
+	p=$!
+	t0=$(date +%s.%N)
+	for i in $(seq 1 "$n"); do
+		insmod "$IGB_RUST_KO" || { echo "cycle $i: insmod"; break; }
+		udevadm settle -t 10 2>/dev/null
+		dev=$(netdev_of "$DUT")
+		[ -n "$dev" ] || { echo "cycle $i: no interface"; break; }
+		ip link set "$dev" up || { echo "cycle $i: link up"; break; }
+		wait_carrier "$dev" 1 || { echo "cycle $i: no carrier"; break; }
+		# Frames of the flood arrive: the peer's static ARP entry sends
+		# them to the DUT's MAC, although the DUT holds no address here.
+		rx=0
+		for _ in $(seq 1 50); do
+			rx=$(cat /sys/class/net/$dev/statistics/rx_packets)
+			[ "$rx" -gt 0 ] && break
+			sleep 0.1
+		done
+		[ "$rx" -gt 0 ] || { echo "cycle $i: no frames received"; break; }
+		rmmod igb_rust || { echo "cycle $i: rmmod"; break; }
+		[ "$(driver_of "$DUT")" = none ] || { echo "cycle $i: still bound"; break; }
+		done_n=$i
+	done
+	t1=$(date +%s.%N)
+	kill $p 2>/dev/null
+	wait $p 2>/dev/null
+	note "$done_n of $n cycles in $(echo "$t1 - $t0" | bc) s"
+	[ "$done_n" = "$n" ] && ! grep -q '^igb_rust ' /proc/modules
+}
+setup_pair v4only
+if part cycles; then
+	ip link set "$DUT_IF" down
+	ip addr flush dev "$DUT_IF"
+	check "$STRESS_CYCLES load/up/unload cycles while the peer floods, each receives frames" \
+		cycles_under_traffic "$STRESS_CYCLES"
+	insmod "$IGB_RUST_KO"
+	udevadm settle -t 10 2>/dev/null
+	DUT_IF=$(netdev_of "$DUT")
+	ip addr add $DUT_IP/24 dev "$DUT_IF"
+	ip link set "$DUT_IF" up
+	wait_carrier "$DUT_IF" 1
+	check "after the cycles: ping DUT -> peer" ping -c 3 -i 0.2 -W 2 $PEER_IP
+fi
+umount /run/igbt
+teardown_pair
