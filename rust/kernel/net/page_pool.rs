@@ -81,15 +81,15 @@ impl<'dev> PagePool<'dev> {
     /// Creates a pool for `dev`, not bound to any NAPI instance.
     #[inline]
     pub fn new(dev: &'dev device::Device<device::Bound>, params: &Params) -> Result<Self> {
-        // SAFETY: No NAPI instance; the pool borrows `dev` for `'dev`.
+        // SAFETY: No NAPI instance and no net_device; the pool borrows `dev` for `'dev`.
         unsafe { Self::create(dev, params, core::ptr::null_mut()) }
     }
 
     /// # Safety
     ///
-    /// If `napi` is not null, the pool must be dropped before the instance is deleted, at a
-    /// time its poll cannot run on another CPU, and only be used from that poll or while the
-    /// instance is disabled.
+    /// If `napi` is not null, the pool must be dropped before the instance is deleted (and
+    /// its net_device, `napi->dev`, is freed), at a time its poll cannot run on another CPU,
+    /// and only be used from that poll or while the instance is disabled.
     unsafe fn create(
         dev: &device::Device<device::Bound>,
         params: &Params,
@@ -114,6 +114,12 @@ impl<'dev> PagePool<'dev> {
         // plain data.
         let mut slow = unsafe { p.__bindgen_anon_2.slow };
         slow.flags = bindings::PP_FLAG_DMA_MAP | bindings::PP_FLAG_DMA_SYNC_DEV;
+        if !napi.is_null() {
+            // The pool serves the instance's net_device: it is listed there, for netdev
+            // netlink (`page-pool-get`) and the device's unregistration.
+            // SAFETY: `napi` is a live instance (safety requirement), added to its device.
+            slow.netdev = unsafe { (*napi).dev };
+        }
         p.__bindgen_anon_2.slow = slow;
         // SAFETY: `p` is fully initialised and only read during the call; `dev` is bound, and
         // the pool takes its own reference to it for its DMA mappings; `napi` per the safety
@@ -129,7 +135,8 @@ impl<'dev> PagePool<'dev> {
     }
 
     /// Creates a pool for `dev` bound to the NAPI instance `napi` (`page_pool_params.napi`):
-    /// skbs freed in that instance's softirq return their pages to the lockless cache.
+    /// skbs freed in that instance's softirq return their pages to the lockless cache. The
+    /// pool is listed on the instance's net_device (`page_pool_params.netdev`).
     ///
     /// # Safety
     ///
