@@ -5,8 +5,9 @@
 # cycles under traffic. Every transfer is checked with sha256, every packet
 # count exactly; the final dmesg test of check.sh catches any splat.
 #
-#   STRESS_CYCLES   load/unload cycles (default 20: one takes 8-13 s on the
-#                   debug kernel under TCG, 200 would add 30-45 minutes)
+#   STRESS_CYCLES   load/unload cycles (default 20: one took 13 s on the
+#                   debug kernel under TCG on a busy 2-core host; 200 would
+#                   add about 45 minutes)
 #   STRESS_MB       size of the checked transfers in MB (default 40)
 #   STRESS_PARTS    which parts run (default: all of netconsole pktgen
 #                   allocfail flap pagepool cycles)
