@@ -198,6 +198,8 @@ setup_pair() {
 	udevadm settle -t 10 2>/dev/null
 	DUT_IF=$(netdev_of "$DUT")
 	PEER_IF=$(netdev_of "$PEER")
+	[ -n "$DUT_IF" ] && [ -n "$PEER_IF" ] ||
+		{ echo "setup_pair: no interface (DUT '$DUT_IF', peer '$PEER_IF')" >&2; return 1; }
 	ip netns add $NS
 	ip link set "$PEER_IF" netns $NS
 	local v6=0
@@ -224,5 +226,17 @@ teardown_pair() {
 	ip neigh flush dev "$DUT_IF" 2>/dev/null
 	sysctl -qw net.ipv6.conf.$DUT_IF.disable_ipv6=0 2>/dev/null
 	ip netns del $NS 2>/dev/null
-	sleep 0.5
+	# The peer comes back when the namespace's cleanup work has run, which
+	# takes seconds on the debug kernel: a setup_pair before that finds no
+	# peer interface.
+	local i
+	for i in $(seq 1 600); do
+		if [ -n "$(netdev_of "$PEER")" ] && ! ip netns list | grep -qw "$NS"; then
+			[ "$i" = 1 ] || echo "teardown_pair: the peer came back after $i tries" > /dev/kmsg
+			return 0
+		fi
+		sleep 0.1
+	done
+	echo "teardown_pair: $PEER did not return from namespace $NS" >&2
+	return 1
 }

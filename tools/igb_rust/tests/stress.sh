@@ -252,6 +252,17 @@ import json, sys
 for p in json.load(sys.stdin):
     print(p["id"], p.get("ifindex", 0), p.get("inflight", 0), 1 if "detach-time" in p else 0)'
 }
+# TCP frees a closed socket's skbs with skb_attempt_defer_free(): those
+# allocated on another CPU wait in that CPU's defer list until it next runs
+# NET_RX, which with the DUT gone may be never. A loopback ping on each CPU
+# raises NET_RX there and flushes the list.
+flush_defer_lists() {
+	local c
+	ip link set lo up
+	for c in $(seq 0 $(( $(nproc) - 1 ))); do
+		taskset -c "$c" ping -q -c 1 -W 1 127.0.0.1 >/dev/null 2>&1
+	done
+}
 pp_inflight_after_rmmod() {
 	local ifindex ids i left held port=5005
 	progress "page_pool after rmmod"
@@ -276,6 +287,7 @@ c, _ = s.accept(); time.sleep(3600)' $port &
 	kill $holder
 	wait $holder 2>/dev/null
 	for i in $(seq 1 20); do
+		flush_defer_lists
 		left=$(pools | awk -v ids=" $(echo $ids) " 'index(ids, " " $1 " ")')
 		[ -z "$left" ] && break
 		sleep 0.5
