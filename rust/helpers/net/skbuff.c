@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 
 #include <linux/dma-mapping.h>
+#include <linux/if_vlan.h>
 #include <linux/netdevice.h>
 #include <linux/skbuff.h>
 #include <net/checksum.h>
@@ -127,4 +128,10 @@ __rust_helper void *rust_helper_skb_put_data(struct sk_buff *skb, const void *da
 					     unsigned int len)
 {
 	return skb_put_data(skb, data, len);
+}
+
+__rust_helper netdev_features_t rust_helper_vlan_features_check(struct sk_buff *skb,
+								netdev_features_t features)
+{
+	return vlan_features_check(skb, features);
 }

@@ -176,6 +176,21 @@ pub trait Operations: Sized + Send + Sync {
     fn change_mtu(_dev: &Device<Self>, _rtnl: &mut Rtnl, _new_mtu: u32) -> Result {
         build_error!(VTABLE_DEFAULT_ERROR)
     }
+
+    /// Returns the `NETIF_F_*` offloads of `features` that the device can use for `skb`
+    /// (`ndo_features_check`), for frames whose headers exceed what its descriptors can
+    /// describe. The core calls it for frames it validates before transmit (not for those
+    /// pktgen or netpoll hand to [`Operations::start_xmit`] directly, and before it pushes an
+    /// out-of-band VLAN tag into the data), in any context: `start_xmit` must still check
+    /// what it relies on. The skb may be shared, so it is only lent for reading.
+    ///
+    /// The abstraction has already applied the core's VLAN rules (`vlan_features_check()`,
+    /// what the core does for devices without this callback), and keeps only the bits of
+    /// `features` that the result also has: offloads can be removed here, never added.
+    #[inline]
+    fn features_check(_dev: &Device<Self>, _skb: &SkBuff, _features: u64) -> u64 {
+        build_error!(VTABLE_DEFAULT_ERROR)
+    }
 }
 
 /// Proof that the RTNL lock is held.
@@ -388,6 +403,15 @@ impl<T: Operations> Device<T> {
             core::ptr::copy_nonoverlapping((*self.as_raw()).dev_addr, a.as_mut_ptr(), ETH_ALEN)
         };
         a
+    }
+
+    /// The `NETIF_F_*` features currently enabled (`dev->features`), which `ethtool -K`
+    /// changes at any time: read it where it applies, e.g. once per poll.
+    #[inline]
+    pub fn features(&self) -> u64 {
+        // SAFETY: `self` is a valid net_device (type invariant); a volatile read of the `u64` is
+        // `READ_ONCE(dev->features)`.
+        unsafe { core::ptr::read_volatile(&raw const (*self.as_raw()).features) }
     }
 
     /// Whether the interface is up (`netif_running()`).
@@ -937,6 +961,11 @@ impl<T: Operations> OpsTable<T> {
         } else {
             None
         },
+        ndo_features_check: if T::HAS_FEATURES_CHECK {
+            Some(Self::features_check)
+        } else {
+            None
+        },
         ndo_validate_addr: Some(bindings::eth_validate_addr),
         // SAFETY: All-zero is a valid `net_device_ops` (every member is an optional pointer).
         ..unsafe { core::mem::zeroed() }
@@ -1083,6 +1112,30 @@ impl<T: Operations> OpsTable<T> {
     }
 }
 
+impl<T: Operations> OpsTable<T> {
+    /// # Safety
+    ///
+    /// As for `open`; `skb` is a valid skb the caller holds a reference to for the call.
+    unsafe extern "C" fn features_check(
+        skb: *mut bindings::sk_buff,
+        dev: *mut bindings::net_device,
+        features: bindings::netdev_features_t,
+    ) -> bindings::netdev_features_t {
+        // SAFETY: `skb` is valid for the call (safety requirement). `vlan_features_check()` may
+        // pull headers into the linear part (`pskb_may_pull()`, which can reallocate the head),
+        // so it must run, as here, before any Rust view of the skb exists.
+        let features = unsafe { bindings::vlan_features_check(skb, features) };
+        // SAFETY: `dev` was registered by `Registration` for `T` (safety requirement).
+        let dev = unsafe { Device::<T>::from_raw(dev) };
+        // SAFETY: The caller's reference keeps `skb` alive for the call; `ManuallyDrop` keeps
+        // it from being dropped here, and the callee only gets a shared reference: no `&self`
+        // method of `SkBuff` frees, writes or hands out the reference it stands for (see its
+        // invariants), and moving out needs the owned value.
+        let skb = core::mem::ManuallyDrop::new(unsafe { SkBuff::from_raw(skb) });
+        T::features_check(dev, &skb, features) & features
+    }
+}
+
 /// Scatter/gather: the device can transmit skbs with page fragments.
 pub const NETIF_F_SG: u64 = bindings::NETIF_F_SG;
 /// The device computes TCP/UDP checksums over IPv4.
@@ -1097,3 +1150,9 @@ pub const NETIF_F_RXHASH: u64 = bindings::NETIF_F_RXHASH;
 pub const NETIF_F_TSO: u64 = bindings::NETIF_F_TSO;
 /// The device segments TCP over IPv6 itself (TSO).
 pub const NETIF_F_TSO6: u64 = bindings::NETIF_F_TSO6;
+/// Every checksum offload bit (`NETIF_F_CSUM_MASK`).
+pub const NETIF_F_CSUM_MASK: u64 =
+    NETIF_F_IP_CSUM | NETIF_F_IPV6_CSUM | (1 << bindings::NETIF_F_HW_CSUM_BIT);
+/// Every segmentation offload bit (`NETIF_F_GSO_MASK`).
+pub const NETIF_F_GSO_MASK: u64 =
+    ((1u64 << (bindings::NETIF_F_GSO_LAST + 1)) - 1) & !((1u64 << bindings::NETIF_F_GSO_SHIFT) - 1);

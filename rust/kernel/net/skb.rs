@@ -30,7 +30,12 @@ use core::ptr::NonNull;
 ///
 /// # Invariants
 ///
-/// `self.0` points to a valid `struct sk_buff` of which this object owns one reference.
+/// `self.0` points to a valid `struct sk_buff` of which this object owns one reference, except
+/// for an `SkBuff` the abstractions lend as `&SkBuff` inside `ManuallyDrop` for a callback
+/// (`ndo_features_check`), which stands for the caller's reference. Therefore no `&self`
+/// method frees or writes the skb; what relies on owning the reference (writing once
+/// [`SkBuff::is_private`] says so, freeing) takes `&mut self` or `self`, which a lent skb
+/// never gives out. On a lent skb `is_private` may answer `true` for the caller's reference.
 pub struct SkBuff(NonNull<bindings::sk_buff>);
 
 // SAFETY: An skb may be handed between CPUs; this object owns its reference exclusively.
@@ -352,9 +357,10 @@ impl SkBuff {
     /// The checksum the stack left for the device, or `None` when the frame is complete
     /// (`CHECKSUM_NONE`/`CHECKSUM_UNNECESSARY`).
     ///
-    /// Returns `Err` for `CHECKSUM_PARTIAL` frames the offload cannot describe (not plain
-    /// IPv4/IPv6 over Ethernet, not TCP or UDP, CRC32c, or offsets outside the linear data):
-    /// the caller then uses [`SkBuff::checksum_help`].
+    /// Returns `Err` for `CHECKSUM_PARTIAL` frames the offload cannot describe (not IPv4/IPv6
+    /// over Ethernet, possibly behind VLAN tags, not TCP or UDP, CRC32c, or offsets outside
+    /// the linear data): the caller then uses [`SkBuff::checksum_help`]. `mac_len` includes
+    /// the tags.
     #[inline]
     pub fn tx_checksum(&self) -> Result<Option<TxChecksum>> {
         let raw = self.as_raw();
@@ -379,11 +385,13 @@ impl SkBuff {
         if unsafe { bindings::skb_csum_is_sctp(raw) } {
             return Err(EOPNOTSUPP);
         }
-        let ipv4 = match u32::from(proto) {
-            bindings::ETH_P_IP => true,
-            bindings::ETH_P_IPV6 => false,
-            _ => return Err(EOPNOTSUPP),
-        };
+        let proto = u32::from(proto);
+        // Behind 802.1Q/802.1ad tags inserted in software, `protocol` names the outer tag; the
+        // IP version is then read from the network header itself.
+        let tagged = proto == bindings::ETH_P_8021Q || proto == bindings::ETH_P_8021AD;
+        if !tagged && proto != bindings::ETH_P_IP && proto != bindings::ETH_P_IPV6 {
+            return Err(EOPNOTSUPP);
+        }
         // Offset of the checksum field inside the TCP and UDP headers.
         let l4 = match csum_offset {
             16 => L4::Tcp,
@@ -399,6 +407,13 @@ impl SkBuff {
         if mac_len + ip_len >= self.headlen() {
             return Err(EINVAL);
         }
+        // In bounds: `mac_len < mac_len + ip_len < headlen`, checked above.
+        let version = self.data().get(mac_len as usize).map_or(0, |b| b >> 4);
+        let ipv4 = match version {
+            4 if tagged || proto == bindings::ETH_P_IP => true,
+            6 if tagged || proto == bindings::ETH_P_IPV6 => false,
+            _ => return Err(EOPNOTSUPP),
+        };
         Ok(Some(TxChecksum {
             mac_len,
             ip_len,
