@@ -120,15 +120,50 @@ pub(crate) fn read_nvm_word(bar: &Bar0<'_>, word: u16) -> Result<u16> {
     Ok(done.data().get() as u16)
 }
 
-/// Reads the permanent MAC address from NVM words 0..2 (little-endian).
-pub(crate) fn read_perm_addr(bar: &Bar0<'_>) -> Result<MacAddr> {
+/// NVM word holding the pointer to the alternate MAC address block.
+const NVM_ALT_MAC_PTR: u16 = 0x37;
+
+/// Reads the 3 NVM words at `word` as a MAC address (little-endian).
+fn read_nvm_mac(bar: &Bar0<'_>, word: u16) -> Result<MacAddr> {
     let mut mac = [0u8; 6];
-    for (i, pair) in mac.chunks_exact_mut(2).enumerate() {
-        // `i` is at most 2.
-        let w = read_nvm_word(bar, i as u16)?;
+    for (i, pair) in (0u16..).zip(mac.chunks_exact_mut(2)) {
+        let w = read_nvm_word(bar, word.checked_add(i).ok_or(EINVAL)?)?;
         pair.copy_from_slice(&w.to_le_bytes());
     }
     Ok(MacAddr(mac))
+}
+
+/// The alternate MAC address of this port, when the NVM has one: a board vendor's override
+/// of the addresses the hardware derives from the NVM's base address.
+fn read_alt_mac(bar: &Bar0<'_>) -> Result<Option<MacAddr>> {
+    let ptr = read_nvm_word(bar, NVM_ALT_MAC_PTR)?;
+    if ptr == 0 || ptr == 0xffff {
+        return Ok(None);
+    }
+    // Three words per port, port 0 first.
+    let port = bar.read(regs::STATUS).lan_id().get() as u16;
+    let mac = read_nvm_mac(bar, ptr.checked_add(3 * port).ok_or(EINVAL)?)?;
+    // An unprogrammed block reads as all ones (multicast), an erased one as zeroes.
+    Ok(mac.is_valid().then_some(mac))
+}
+
+/// Reads receive address 0.
+pub(crate) fn read_rar0(bar: &Bar0<'_>) -> MacAddr {
+    let low = bar.read(regs::RAL::at(0)).addr().get().to_le_bytes();
+    let high = (bar.read(regs::RAH::at(0)).addr().get() as u16).to_le_bytes();
+    MacAddr([low[0], low[1], low[2], low[3], high[0], high[1]])
+}
+
+/// The permanent MAC address of this port, after a reset.
+///
+/// At reset the hardware loads each port's own address into receive address 0 (on a
+/// dual-port card, port 1 gets the NVM's base address with its last bit flipped); an alternate
+/// address in the NVM overrides it. Words 0..2 of the NVM are port 0's address only.
+pub(crate) fn read_perm_addr(bar: &Bar0<'_>) -> Result<MacAddr> {
+    if let Some(alt) = read_alt_mac(bar)? {
+        set_rar0(bar, &alt)?;
+    }
+    Ok(read_rar0(bar))
 }
 
 /// Programs receive address 0 with `mac` and marks it valid.
@@ -175,6 +210,11 @@ pub(crate) fn phy_write(bar: &Bar0<'_>, reg: u32, val: u32) -> Result {
 pub(crate) fn start_link(bar: &Bar0<'_>) -> Result {
     bar.update(regs::CTRL, |c| c.with_slu(true));
     phy_write(bar, 0, BMCR_AUTONEG_RESTART)
+}
+
+/// Whether the link runs full duplex, as the MAC reports it.
+pub(crate) fn link_full_duplex(bar: &Bar0<'_>) -> bool {
+    bar.read(regs::STATUS).fd()
 }
 
 /// Whether the MAC reports the link up.

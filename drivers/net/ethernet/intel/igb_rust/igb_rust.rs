@@ -15,6 +15,7 @@ use kernel::{
 };
 
 mod hw;
+mod hwstats;
 mod net;
 mod queue;
 mod regs;
@@ -30,9 +31,6 @@ const FEATURES: u64 = netdev::NETIF_F_RXCSUM
     | netdev::NETIF_F_SG
     | netdev::NETIF_F_TSO
     | netdev::NETIF_F_TSO6;
-
-/// Version reported by `ethtool -i`.
-pub(crate) const DRV_VERSION: &str = "0.3";
 
 /// Most queue pairs the 82576 offers a PF without VMDq.
 const MAX_QUEUES: u32 = 8;
@@ -105,7 +103,7 @@ impl netdev::pci::Driver for IgbDriver {
                 &config,
                 vectors,
                 &mut |i| queue::vector_instance(&hw, i),
-                Ok::<_, Error>(IgbNet::new(hw.clone(), nq as u16, perm_addr)),
+                IgbNet::new(hw.clone(), nq as u16, perm_addr),
             )
             .inspect_err(|e| dev_err!(pdev, "cannot register the interface: {:?}\n", e))
     }

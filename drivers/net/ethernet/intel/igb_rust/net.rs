@@ -3,6 +3,7 @@
 //! The network interface: `net_device` operations.
 
 use kernel::{
+    io::poll::read_poll_timeout,
     io::{register::Array, Io},
     irq::IrqReturn,
     net::{
@@ -11,36 +12,44 @@ use kernel::{
         },
         napi::Napi,
         netdev::{self, IrqDevice, MacAddress, Rtnl, RxMode, Stats64, TxRequest, XmitQueue},
+        skb::{SkBuff, TxChecksum},
     },
     prelude::*,
     sync::{
         atomic::{Atomic, Relaxed},
         Arc,
     },
-    time::{delay::fsleep, Delta},
+    time::Delta,
 };
+
+/// How long a queue may take to report itself stopped after its enable bit was cleared.
+const QUEUE_STOP_TIMEOUT: Delta = Delta::from_millis(10);
 
 use crate::{
     hw::{self, MacAddr},
+    hwstats::HwStats,
     queue::{self, Hw, Role, VectorData, RING_SIZE, RX_BUF_LEN},
     regs,
 };
 
 /// Largest MTU: jumbo frames span several 2 KiB buffers.
 pub(crate) const MAX_MTU: u32 = 9216;
-/// Ethernet header, FCS and one VLAN tag on top of the MTU.
-const FRAME_OVERHEAD: u32 = 14 + 4 + 4;
+/// Ethernet header, FCS and two VLAN tags (802.1ad outer, 802.1Q inner) on top of the MTU.
+const FRAME_OVERHEAD: u32 = 14 + 4 + 2 * 4;
+/// A VLAN tag, which the core may push into a frame after `features_check` saw it.
+const VLAN_HLEN: u32 = 4;
 /// Default `rx-copybreak`: frames up to this many bytes are copied. 0 (never): in `make bench`
 /// copying frames of 64..256 bytes cost 8-9% more instructions per packet than building the
 /// skb around the page (a slab allocation and free more), at the same packet rate.
 pub(crate) const DEFAULT_COPYBREAK: u32 = 0;
 /// Counters `ethtool -S` shows per queue pair.
-const QUEUE_STATS: [&str; 12] = [
+const QUEUE_STATS: [&str; 13] = [
     "rx_packets",
     "rx_bytes",
     "rx_errors",
     "rx_alloc_failed",
     "rx_copybreak_packets",
+    "rx_csum_good",
     "tx_packets",
     "tx_bytes",
     "tx_dropped",
@@ -65,6 +74,9 @@ pub(crate) struct IgbNet<'bound> {
     pub(crate) perm_addr: MacAddr,
     /// Received frames up to this length are copied into a fresh skb (`rx-copybreak`).
     pub(crate) copybreak: Atomic<u32>,
+    /// The MAC's statistics registers, added up.
+    #[pin]
+    pub(crate) hw_stats: HwStats,
 }
 
 /// The NAPI instances of the device: vector 0 for other causes, vector `q + 1` for queue
@@ -90,13 +102,18 @@ fn all_eims(dev: &netdev::Device<IgbNet<'_>>) -> u32 {
 }
 
 impl<'bound> IgbNet<'bound> {
-    pub(crate) fn new(hw: Arc<Hw<'bound>>, nq: u16, perm_addr: MacAddr) -> Self {
-        IgbNet {
+    pub(crate) fn new(
+        hw: Arc<Hw<'bound>>,
+        nq: u16,
+        perm_addr: MacAddr,
+    ) -> impl PinInit<Self, Error> + 'bound {
+        try_pin_init!(IgbNet {
             hw,
             nq,
             perm_addr,
             copybreak: Atomic::new(DEFAULT_COPYBREAK),
-        }
+            hw_stats <- HwStats::new(),
+        }? Error)
     }
 
     /// Routes every cause to its vector and sets throttling (MSI-X mode).
@@ -185,6 +202,8 @@ impl<'bound> IgbNet<'bound> {
                 regs::RETA::zeroed().with_entries(v),
             )?;
         }
+        // Addresses and TCP ports. UDP ports stay out: the fragments of one datagram carry no
+        // ports and would land on another queue than its first part, reordering it.
         bar.write_reg(
             regs::MRQC::zeroed()
                 .try_with_mrqe(2u32)?
@@ -192,8 +211,8 @@ impl<'bound> IgbNet<'bound> {
                 .with_tcp4(true)
                 .with_ipv6(true)
                 .with_tcp6(true)
-                .with_udp4(true)
-                .with_udp6(true),
+                .with_ipv6_ex(true)
+                .with_tcp6_ex(true),
         );
         Ok(())
     }
@@ -276,13 +295,12 @@ impl<'bound> IgbNet<'bound> {
         Ok(())
     }
 
-    /// Stops RX and TX DMA and masks every interrupt.
+    /// Stops RX and TX DMA, masks every interrupt, and resets the MAC: afterwards no
+    /// descriptor write-back or received frame can reach the rings' memory.
     fn quiesce(&self) {
         let bar = &self.hw.bar;
         bar.update(regs::RCTL, |r| r.with_en(false));
         bar.update(regs::TCTL, |t| t.with_en(false));
-        // Let descriptor fetches and write-backs in flight finish before the rings go.
-        fsleep(Delta::from_millis(10));
         hw::disable_interrupts(bar);
         for q in 0..usize::from(self.nq) {
             if let Some(loc) = regs::RXDCTL::try_at(q) {
@@ -292,14 +310,41 @@ impl<'bound> IgbNet<'bound> {
                 let _ = bar.try_write(loc, regs::TXDCTL::zeroed());
             }
         }
+        // A queue stops once its pending descriptor work is done: wait until each reports
+        // its enable bit clear.
+        for q in 0..usize::from(self.nq) {
+            let stopped = read_poll_timeout(
+                || {
+                    let rx = bar.try_read(regs::RXDCTL::try_at(q).ok_or(EINVAL)?)?;
+                    let tx = bar.try_read(regs::TXDCTL::try_at(q).ok_or(EINVAL)?)?;
+                    Ok(!rx.enable() && !tx.enable())
+                },
+                |&off| off,
+                Delta::from_micros(100),
+                QUEUE_STOP_TIMEOUT,
+            );
+            if stopped.is_err() {
+                dev_warn!(self.hw.pdev, "queue {} did not stop; resetting anyway\n", q);
+            }
+        }
+        // The reset stops whatever is left before the buffers are given back; it also clears
+        // the statistics registers, so collect them first.
+        self.hw_stats.freeze(bar);
+        if hw::reset(bar).is_err() {
+            dev_warn!(self.hw.pdev, "MAC reset on stop timed out\n");
+        }
     }
 
     fn bring_up(&self, dev: &netdev::Device<Self>, rtnl: &mut Rtnl) -> Result {
         let bar = &self.hw.bar;
+        // `stop` resets the MAC, which reloads receive address 0 from the NVM.
+        hw::set_rar0(bar, &MacAddr(dev.dev_addr()))?;
+        self.hw_stats.thaw();
         self.configure_interrupts(dev)?;
+        // Read-modify-write: the other bits keep their reset values.
+        let tctl = bar.read(regs::TCTL);
         bar.write_reg(
-            regs::TCTL::zeroed()
-                .with_en(true)
+            tctl.with_en(true)
                 .with_psp(true)
                 .with_rtlc(true)
                 .try_with_ct(15u32)?,
@@ -339,6 +384,8 @@ impl<'bound> IgbNet<'bound> {
         }
         self.enable_interrupts(dev);
         dev.tx_start_all_queues();
+        // The reset on stop cleared "set link up"; the PHY may still report the link.
+        bar.update(regs::CTRL, |c| c.with_slu(true));
         if hw::link_up(bar) {
             dev.carrier_on();
         } else {
@@ -421,6 +468,8 @@ impl<'bound> netdev::Operations for IgbNet<'bound> {
             stats.tx_bytes += s.tx_bytes.load(Relaxed);
             stats.tx_dropped += s.tx_dropped.load(Relaxed);
         }
+        let this = dev.data();
+        this.hw_stats.fill(&this.hw.bar, stats);
     }
 
     fn set_rx_mode(dev: &netdev::Device<Self>, mode: &RxMode<'_>) {
@@ -449,6 +498,24 @@ impl<'bound> netdev::Operations for IgbNet<'bound> {
         // needed: only the hardware's frame limit changes.
         dev.data().set_max_frame(new_mtu)
     }
+
+    fn features_check(_dev: &netdev::Device<Self>, skb: &SkBuff, features: u64) -> u64 {
+        // Checksum and segmentation offloads need headers the context descriptor can
+        // describe; anything else is done in software before `start_xmit`.
+        // A tag still out of band here is pushed in front of the IP header later: leave room.
+        match skb.tx_checksum() {
+            Ok(None) => features,
+            Ok(Some(c))
+                if queue::context_fits(&TxChecksum {
+                    mac_len: c.mac_len + VLAN_HLEN,
+                    ..c
+                }) =>
+            {
+                features
+            }
+            _ => features & !(netdev::NETIF_F_CSUM_MASK | netdev::NETIF_F_GSO_MASK),
+        }
+    }
 }
 
 #[pinned_drop]
@@ -467,7 +534,6 @@ impl PinnedDrop for IgbNet<'_> {
 impl<'bound> ethtool::Operations for IgbNet<'bound> {
     fn get_drvinfo(dev: &netdev::Device<Self>, info: &mut DrvInfo<'_>) {
         info.set_driver("igb_rust");
-        info.set_version(crate::DRV_VERSION);
         if let Ok(name) = dev.data().hw.pdev.as_ref().name().to_str() {
             info.set_bus_info(name);
         }
@@ -506,7 +572,7 @@ impl<'bound> ethtool::Operations for IgbNet<'bound> {
         let up = dev.carrier_ok() && hw::link_up(bar);
         Ok(LinkSettings {
             speed: up.then(|| hw::link_speed(bar)),
-            full_duplex: true,
+            full_duplex: !up || hw::link_full_duplex(bar),
             autoneg: true,
             modes: &[
                 ethtool::LINK_MODE_10BASET_HALF,
@@ -549,6 +615,9 @@ impl<'bound> ethtool::Operations for IgbNet<'bound> {
                 out.push_indexed(dir, q, rest);
             }
         }
+        for name in HwStats::names() {
+            out.push(name);
+        }
         pp_stats::write_names(out);
     }
 
@@ -563,6 +632,7 @@ impl<'bound> ethtool::Operations for IgbNet<'bound> {
                 s.rx_errors.load(Relaxed),
                 s.rx_alloc_failed.load(Relaxed),
                 s.rx_copybreak.load(Relaxed),
+                s.rx_csum_good.load(Relaxed),
                 s.tx_packets.load(Relaxed),
                 s.tx_bytes.load(Relaxed),
                 s.tx_dropped.load(Relaxed),
@@ -579,13 +649,17 @@ impl<'bound> ethtool::Operations for IgbNet<'bound> {
                 pp.add(napi);
             }
         }
+        let this = dev.data();
+        for (val, slot) in this.hw_stats.update(&this.hw.bar).into_iter().zip(&mut it) {
+            *slot = val;
+        }
         pp.write_values(it.into_slice());
     }
 }
 
 /// Number of `ethtool -S` counters of a device with `nq` queue pairs.
 pub(crate) fn stats_count(nq: u32) -> u32 {
-    nq * QUEUE_STATS.len() as u32 + pp_stats::count()
+    nq * QUEUE_STATS.len() as u32 + HwStats::COUNT + pp_stats::count()
 }
 
 /// The page pool counters of `ethtool -S`, when the kernel keeps them

@@ -17,7 +17,7 @@ use kernel::{
         napi::{Instance, Napi, NapiContext, Poll, Rx, RxContext},
         netdev::{self, TxRequest, XmitQueue},
         page_pool::{PagePool, Params, ParkedPage},
-        skb::{HashType, MappedSkb, RxChecksum, SkBuff, Tso, TxChecksum, L4},
+        skb::{HashType, MappedSkb, RxChecksum, SkBuff, Tso, TxChecksum, L4, MAX_SEGMENTS},
     },
     new_spinlock_irq,
     prelude::*,
@@ -41,9 +41,11 @@ pub(crate) const RX_BUF_LEN: u32 = 2048;
 pub(crate) const RX_HEADROOM: u32 = 192;
 /// Refill the RX ring once this many descriptors are free.
 const RX_REFILL_BATCH: u32 = 16;
-/// Most buffers (descriptors) of one TX frame; a frame of more pieces is linearized first.
-/// Covers a 9K frame in 4K page fragments plus its header.
-const TX_MAX_SEGS: usize = 6;
+/// Most buffers (descriptors) of one TX frame: the linear data and every fragment an skb can
+/// have with the default `CONFIG_MAX_SKB_FRAGS`, so sendfile and splice frames are never
+/// copied. The bound keeps each ring slot's inline segment list small; a kernel built with
+/// more fragments per skb linearizes the rare larger frame.
+const TX_MAX_SEGS: usize = if MAX_SEGMENTS < 18 { MAX_SEGMENTS } else { 18 };
 /// Descriptors the largest frame can take: the context, and every piece split at
 /// `TXD_MAX_DATA` (at most two more for a 64 KiB TSO frame).
 const TX_DESC_NEEDED: u32 = 1 + TX_MAX_SEGS as u32 + 2;
@@ -123,6 +125,8 @@ pub(crate) struct QueueStats {
     pub(crate) rx_errors: Atomic<u64>,
     pub(crate) rx_alloc_failed: Atomic<u64>,
     pub(crate) rx_copybreak: Atomic<u64>,
+    /// Frames whose L4 checksum the device verified (passed on as `CHECKSUM_UNNECESSARY`).
+    pub(crate) rx_csum_good: Atomic<u64>,
     pub(crate) tx_packets: Atomic<u64>,
     pub(crate) tx_bytes: Atomic<u64>,
     pub(crate) tx_dropped: Atomic<u64>,
@@ -143,6 +147,7 @@ impl QueueStats {
             rx_errors: Atomic::new(0),
             rx_alloc_failed: Atomic::new(0),
             rx_copybreak: Atomic::new(0),
+            rx_csum_good: Atomic::new(0),
             tx_packets: Atomic::new(0),
             tx_bytes: Atomic::new(0),
             tx_dropped: Atomic::new(0),
@@ -221,12 +226,15 @@ pub(crate) struct VectorData<'bound> {
 pub(crate) struct TxRing<'bound> {
     /// Per descriptor: buffer address, then command/length and status.
     desc: Option<DescRing>,
-    slots: KVec<TxSlot<'bound>>,
+    slots: KVVec<TxSlot<'bound>>,
     next_to_use: u32,
     next_to_clean: u32,
 }
 
 /// What a TX descriptor slot holds.
+// The ring's slots are allocated once; a frame's mappings live inline in its slot so that
+// transmitting allocates nothing.
+#[expect(clippy::large_enum_variant)]
 pub(crate) enum TxSlot<'bound> {
     /// Free, or a descriptor inside a frame (the device reports nothing for it).
     Empty,
@@ -247,13 +255,13 @@ impl<'bound> TxRing<'bound> {
         if role == Role::Other {
             return Ok(Self {
                 desc: None,
-                slots: KVec::new(),
+                slots: KVVec::new(),
                 next_to_use: 0,
                 next_to_clean: 0,
             });
         }
         let desc = DescRing::new(hw)?;
-        let mut slots = KVec::with_capacity(RING_SIZE as usize, GFP_KERNEL)?;
+        let mut slots = KVVec::with_capacity(RING_SIZE as usize, GFP_KERNEL)?;
         for _ in 0..RING_SIZE {
             slots.push(TxSlot::Empty, GFP_KERNEL)?;
         }
@@ -437,14 +445,20 @@ impl<'bound> VectorData<'bound> {
         let up = crate::hw::link_up(bar);
         if up && !dev.carrier_ok() {
             dev.carrier_on();
-            pr_info!(
-                "igb_rust: {}: link up, {} Mb/s full duplex\n",
+            dev_info!(
+                self.hw.pdev,
+                "{}: link up, {} Mb/s {} duplex\n",
                 dev.name(),
-                crate::hw::link_speed(bar)
+                crate::hw::link_speed(bar),
+                if crate::hw::link_full_duplex(bar) {
+                    "full"
+                } else {
+                    "half"
+                }
             );
         } else if !up && dev.carrier_ok() {
             dev.carrier_off();
-            pr_info!("igb_rust: {}: link down\n", dev.name());
+            dev_info!(self.hw.pdev, "{}: link down\n", dev.name());
         }
     }
 
@@ -535,7 +549,12 @@ impl<'bound> VectorData<'bound> {
     ) -> u32 {
         let budget = ctx.budget();
         let copybreak = dev.data().copybreak.load(Relaxed);
+        // `ethtool -K rx off` / `rxhash off` apply from the next poll on.
+        let features = dev.features();
+        let rx_csum = features & netdev::NETIF_F_RXCSUM != 0;
+        let rx_hash = features & netdev::NETIF_F_RXHASH != 0;
         let (mut done, mut bytes, mut errors, mut copied) = (0u32, 0u64, 0u64, 0u64);
+        let mut csum_good = 0u64;
         let mut cleaned = 0u32;
         while done < budget {
             if cleaned >= RX_REFILL_BATCH {
@@ -626,12 +645,17 @@ impl<'bound> VectorData<'bound> {
             }
             let mut skb = skb;
             bytes += u64::from(skb.len());
-            if hi & (RXD_STAT_L4CS | RXD_STAT_UDPCS) != 0 && hi & (RXD_ERR_L4E | RXD_ERR_IPE) == 0 {
+            if rx_csum
+                && hi & (RXD_STAT_L4CS | RXD_STAT_UDPCS) != 0
+                && hi & (RXD_ERR_L4E | RXD_ERR_IPE) == 0
+            {
                 skb.set_rx_checksum(RxChecksum::Unnecessary);
+                csum_good += 1;
             }
             let rss_type = lo & 0xf;
-            if rss_type != 0 {
-                let kind = if matches!(rss_type, 1 | 3 | 7 | 8) {
+            if rx_hash && rss_type != 0 {
+                // TCP over IPv4, IPv6 and IPv6 with extensions; UDP likewise.
+                let kind = if matches!(rss_type, 1 | 3 | 6 | 7 | 8 | 9) {
                     HashType::L4
                 } else {
                     HashType::L3
@@ -652,7 +676,15 @@ impl<'bound> VectorData<'bound> {
         self.stats.rx_bytes.add(bytes, Relaxed);
         self.stats.rx_errors.add(errors, Relaxed);
         self.stats.rx_copybreak.add(copied, Relaxed);
-        done
+        self.stats.rx_csum_good.add(csum_good, Relaxed);
+        // A refill that failed with the ring nearly drained is retried by polling again: with
+        // RX-only traffic no other interrupt would come to retry it. With buffers still
+        // posted, the next frame's interrupt retries it.
+        if failed > 0 && RING_SIZE - 1 - rx.unused() < RX_REFILL_BATCH {
+            budget
+        } else {
+            done
+        }
     }
 
     /// Queues `skb` on this vector's TX ring.
@@ -686,12 +718,16 @@ impl<'bound> VectorData<'bound> {
             return drop();
         };
         // The device completes TCP/UDP checksums; anything it cannot describe is done here.
+        // `features_check` keeps most such frames away, but pktgen calls in directly and a
+        // VLAN tag may have been pushed into the data after it ran.
         let csum = match tso {
-            Some(t) => Some(t.csum),
+            Some(t) if context_fits(&t.csum) => Some(t.csum),
+            Some(_) => return drop(),
             None => match skb.tx_checksum() {
-                Ok(c) => c,
-                Err(_) if skb.checksum_help().is_ok() => None,
-                Err(_) => return drop(),
+                Ok(Some(c)) if context_fits(&c) => Some(c),
+                Ok(None) => None,
+                _ if skb.checksum_help().is_ok() => None,
+                _ => return drop(),
             },
         };
         let len = skb.len();
@@ -786,6 +822,17 @@ impl<'bound> VectorData<'bound> {
         }
         netdev::Xmit::Ok
     }
+}
+
+/// Most bytes in front of the IP header a TX context descriptor can describe (MACLEN).
+pub(crate) const TX_MAX_MAC_LEN: u32 = 127;
+/// Most bytes of IP header, with extensions, a TX context descriptor can describe (IPLEN).
+pub(crate) const TX_MAX_IP_LEN: u32 = 511;
+
+/// Whether a context descriptor can carry these header lengths.
+#[inline]
+pub(crate) fn context_fits(c: &TxChecksum) -> bool {
+    c.mac_len <= TX_MAX_MAC_LEN && c.ip_len <= TX_MAX_IP_LEN
 }
 
 /// Writes an advanced context descriptor asking for the L4 checksum of the next frame and,

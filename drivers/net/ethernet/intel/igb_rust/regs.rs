@@ -29,6 +29,8 @@ register! {
         19:19 gio_master_enable => bool;
         /// Link speed: 0 = 10, 1 = 100, 2 or 3 = 1000 Mb/s.
         7:6 speed;
+        /// Which port of the device this function is (LAN ID).
+        3:2 lan_id;
         /// Link up.
         1:1 lu => bool;
         /// Full duplex.
@@ -214,10 +216,14 @@ register! {
         23:23 udp6 => bool;
         /// Hash over IPv4 UDP ports.
         22:22 udp4 => bool;
+        /// Hash over IPv6 TCP ports.
+        21:21 tcp6 => bool;
         /// Hash over IPv6 addresses.
         20:20 ipv6 => bool;
-        /// Hash over IPv6 TCP ports.
-        18:18 tcp6 => bool;
+        /// Hash over IPv6 addresses, with extension headers.
+        19:19 ipv6_ex => bool;
+        /// Hash over IPv6 TCP ports, with extension headers.
+        18:18 tcp6_ex => bool;
         /// Hash over IPv4 addresses.
         17:17 ipv4 => bool;
         /// Hash over IPv4 TCP ports.
