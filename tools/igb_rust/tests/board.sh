@@ -1,0 +1,186 @@
+# SPDX-License-Identifier: GPL-2.0
+# What a board user hits first and QEMU can show: the port's own MAC address,
+# TSO over an 802.1Q device, full-size frames behind two VLAN tags, sendfile
+# frames sent without a copy, a queue that never stalls under byte queue
+# limits and bursts, and `ethtool -K rx off` honoured.
+
+setup_pair v4only
+mountpoint -q /run/igbt || { mkdir -p /run/igbt && mount -t tmpfs -o size=200m tmpfs /run/igbt; }
+dd if=/dev/urandom of=/run/igbt/blob bs=1M count=24 status=none
+want_sum=$(sha256sum < /run/igbt/blob)
+ethtool_stat() {	# ethtool_stat PATTERN: the DUT's ethtool -S counters matching PATTERN, summed
+	ethtool -S "$DUT_IF" | awk -v p="$1" '$1 ~ "^" p ":$" { s += $2 } END { print s + 0 }'
+}
+
+# --- the port's own address ------------------------------------------------
+# QEMU loads each NIC's mac= (scripts/vm.sh sets two non-default ones) into
+# its receive address 0 at reset, and into its NVM words 0..2 as well, so
+# QEMU cannot tell the two sources apart: this checks that each port gets
+# its own address, not a default or the other port's.
+check "DUT address and permanent address are its own mac= ($DUT_MAC)" sh -c "
+	test \"\$(cat /sys/class/net/$DUT_IF/address)\" = '$DUT_MAC' &&
+	ethtool -P $DUT_IF | grep -qi '$DUT_MAC'"
+check "the peer's address is its own mac= ($PEER_MAC), not the DUT's" sh -c "
+	test \"\$(ip netns exec $NS cat /sys/class/net/$PEER_IF/address)\" = '$PEER_MAC' &&
+	test '$PEER_MAC' != '$DUT_MAC'"
+flap() { ip link set "$DUT_IF" down && ip link set "$DUT_IF" up && wait_carrier "$DUT_IF" 1; }
+mac_after_down() {	# an address set by the user survives ifdown/ifup (the MAC reset on stop)
+	local want=02:1b:21:aa:bb:cc rc=0
+	ip link set "$DUT_IF" address $want || return 1
+	# The MAC reset on ifdown reloads the NVM's address: ifup must program the user's.
+	flap
+	ip -n $NS neigh replace $DUT_IP lladdr $want dev "$PEER_IF" nud permanent
+	ip netns exec $NS ping -c 3 -i 0.2 -W 2 $DUT_IP >/dev/null ||
+		{ echo "no traffic to $want after ifdown/ifup"; rc=1; }
+	ip link set "$DUT_IF" address "$DUT_MAC"
+	flap
+	ip -n $NS neigh replace $DUT_IP lladdr "$DUT_MAC" dev "$PEER_IF" nud permanent
+	ip netns exec $NS ping -c 3 -i 0.2 -W 2 $DUT_IP >/dev/null ||
+		{ echo "no traffic back on $DUT_MAC"; rc=1; }
+	return $rc
+}
+check "a MAC address set by the user still receives after ifdown/ifup" mac_after_down
+
+# --- 802.1Q: TSO and checksum offload behind a tag --------------------------
+VDUT_IP=198.51.100.1
+VPEER_IP=198.51.100.2
+vlan_up() {	# vlan_up: VLAN 100 on both ends
+	ip link add link "$DUT_IF" name dut.100 type vlan id 100 &&
+	ip -n $NS link add link "$PEER_IF" name peer.100 type vlan id 100 &&
+	ip addr add $VDUT_IP/24 dev dut.100 &&
+	ip -n $NS addr add $VPEER_IP/24 dev peer.100 &&
+	ip link set dut.100 up && ip -n $NS link set peer.100 up
+}
+vlan_tso() {
+	local tso0 drop0 tso1 drop1 rc=0
+	tso0=$(ethtool_stat 'tx[0-9]+_tso_packets')
+	drop0=$(stat_of "$DUT_IF" tx dropped)
+	DUT_IP=$VDUT_IP PEER_IP=$VPEER_IP PORT=5011 bulk tx || { echo "data differs or transfer failed"; rc=1; }
+	tso1=$(ethtool_stat 'tx[0-9]+_tso_packets')
+	drop1=$(stat_of "$DUT_IF" tx dropped)
+	note "TSO frames $tso0 -> $tso1, tx_dropped $drop0 -> $drop1"
+	[ "$tso1" -gt "$tso0" ] && [ "$drop1" = "$drop0" ] && [ $rc = 0 ]
+}
+vlan_bulk_rx() { DUT_IP=$VDUT_IP PEER_IP=$VPEER_IP PORT=5012 bulk rx; }
+if check "VLAN 100 on both ends" vlan_up; then
+	check "vlan device inherits TSO" sh -c "ethtool -k dut.100 | grep -q 'tcp-segmentation-offload: on'"
+	check "ping over VLAN 100 both ways" sh -c "ping -c 3 -i 0.2 -W 2 $VPEER_IP >/dev/null &&
+		ip netns exec $NS ping -c 3 -i 0.2 -W 2 $VDUT_IP >/dev/null"
+	check "bulk TCP over 802.1Q: TSO used, nothing dropped, 24 MB intact" vlan_tso
+	check "bulk TCP over 802.1Q peer -> DUT: 24 MB intact" vlan_bulk_rx
+fi
+ip link del dut.100 2>/dev/null
+ip -n $NS link del peer.100 2>/dev/null
+
+# --- QinQ: full-size frames behind an 802.1ad and an 802.1Q tag -------------
+qinq_up() {
+	ip link add link "$DUT_IF" name dut.s type vlan proto 802.1ad id 20 &&
+	ip link add link dut.s name dut.sc type vlan id 30 &&
+	ip -n $NS link add link "$PEER_IF" name peer.s type vlan proto 802.1ad id 20 &&
+	ip -n $NS link add link peer.s name peer.sc type vlan id 30 &&
+	ip addr add $VDUT_IP/24 dev dut.sc && ip -n $NS addr add $VPEER_IP/24 dev peer.sc &&
+	ip link set dut.s up && ip link set dut.sc up &&
+	ip -n $NS link set peer.s up && ip -n $NS link set peer.sc up
+}
+if check "QinQ (802.1ad 20, 802.1Q 30) on both ends" qinq_up; then
+	# 1472 bytes of ICMP payload: a 1500-byte IP packet, a 1526-byte frame on the wire.
+	check "full-size frames behind two tags arrive (peer -> DUT, 1500-byte IP packets)" \
+		ip netns exec $NS ping -c 3 -i 0.2 -W 2 -M do -s 1472 $VDUT_IP
+	check "full-size frames behind two tags leave (DUT -> peer)" \
+		ping -c 3 -i 0.2 -W 2 -M do -s 1472 $VPEER_IP
+fi
+ip link del dut.sc 2>/dev/null; ip link del dut.s 2>/dev/null
+ip -n $NS link del peer.sc 2>/dev/null; ip -n $NS link del peer.s 2>/dev/null
+
+# --- sendfile: many page fragments per frame, no copy -----------------------
+sendfile_tx() {
+	local lin0 lin1 sg0 sg1 port=5013 out=/run/igbt/sf.out
+	lin0=$(ethtool_stat 'tx[0-9]+_linearized')
+	sg0=$(ethtool_stat 'tx[0-9]+_sg_packets')
+	ip netns exec $NS timeout 120 socat -u TCP-LISTEN:$port,reuseaddr OPEN:$out,creat,trunc &
+	local rx=$!
+	wait_listen $port $NS || return 1
+	timeout 120 python3 -c '
+import socket, sys
+s = socket.create_connection((sys.argv[1], int(sys.argv[2])))
+with open(sys.argv[3], "rb") as f:
+    s.sendfile(f)
+s.close()' $PEER_IP $port /run/igbt/blob || { kill $rx; return 1; }
+	wait $rx
+	lin1=$(ethtool_stat 'tx[0-9]+_linearized')
+	sg1=$(ethtool_stat 'tx[0-9]+_sg_packets')
+	note "scatter-gather frames $sg0 -> $sg1, linearized $lin0 -> $lin1"
+	[ "$(sha256sum < $out)" = "$want_sum" ] || { echo "data differs"; return 1; }
+	rm -f $out
+	[ "$sg1" -gt "$sg0" ] && [ "$lin1" = "$lin0" ]
+}
+check "sendfile 24 MB DUT -> peer: intact, no frame linearized" sendfile_tx
+
+# --- byte queue limits with bursts: the queue never stalls ------------------
+bql_burst() {
+	local q rc=0 sent dtx tx0
+	for q in /sys/class/net/$DUT_IF/queues/tx-*/byte_queue_limits; do
+		echo 3000 > $q/limit_max
+	done
+	modprobe pktgen || return 1
+	echo rem_device_all > /proc/net/pktgen/kpktgend_0
+	echo "add_device $DUT_IF" > /proc/net/pktgen/kpktgend_0
+	for c in "count 20000" "pkt_size 1000" "burst 32" "clone_skb 0" \
+		"dst $PEER_IP" "dst_mac $PEER_MAC" "udp_dst_min 9" "udp_dst_max 9"; do
+		echo "$c" > /proc/net/pktgen/$DUT_IF
+	done
+	tx0=$(stat_of "$DUT_IF" tx packets)
+	timeout 120 sh -c 'echo start > /proc/net/pktgen/pgctrl' || { echo "pktgen did not finish in 120 s: the queue stalled"; rc=1; }
+	sent=$(sed -n 's/.*pkts-sofar: \([0-9]*\).*/\1/p' "/proc/net/pktgen/$DUT_IF")
+	sleep 1
+	dtx=$(( $(stat_of "$DUT_IF" tx packets) - tx0 ))
+	echo rem_device_all > /proc/net/pktgen/kpktgend_0
+	rmmod pktgen
+	for q in /sys/class/net/$DUT_IF/queues/tx-*/byte_queue_limits; do
+		echo max > $q/limit_max 2>/dev/null || echo 1879048192 > $q/limit_max
+	done
+	note "pktgen sent $sent, DUT counted $dtx"
+	# Every frame pktgen counts as sent leaves (a stray ARP may add one).
+	[ $rc = 0 ] && [ "$sent" -ge 20000 ] && [ "$dtx" -ge "$sent" ] &&
+		ping -c 3 -i 0.2 -W 2 $PEER_IP >/dev/null
+}
+check "BQL limit 3000 B, pktgen bursts of 32: all 20000 frames leave, the queue keeps going" bql_burst
+
+# --- ethtool -K rx off / rxhash off -----------------------------------------
+# rxN_csum_good counts frames passed on as CHECKSUM_UNNECESSARY.
+rx_off() {
+	local g0 g1 g2 rc=0
+	ethtool -K "$DUT_IF" rx off rxhash off || return 1
+	if ethtool -k "$DUT_IF" | grep -q '^rx-checksumming: off'; then
+		g0=$(ethtool_stat 'rx[0-9]+_csum_good')
+		PORT=5014 bulk rx || { echo "transfer with rx off failed"; rc=1; }
+		g1=$(ethtool_stat 'rx[0-9]+_csum_good')
+	else
+		echo "rx-checksumming still on"; rc=1
+	fi
+	ethtool -K "$DUT_IF" rx on rxhash on
+	PORT=5015 bulk rx || { echo "transfer with rx on failed"; rc=1; }
+	g2=$(ethtool_stat 'rx[0-9]+_csum_good')
+	note "frames with a verified checksum: rx off $g0 -> $g1, rx on -> $g2"
+	[ $rc = 0 ] && [ "$g1" = "$g0" ] && [ "$g2" -gt "$g1" ]
+}
+check "ethtool -K rx off: no frame passed as checksum-verified, 2 x 24 MB intact; rx on again verifies" rx_off
+
+# --- the MAC's statistics registers ----------------------------------------
+# QEMU counts good, multicast and undersized frames (it pads frames shorter
+# than 60 bytes and counts them in RUC); they reach ip -s link through
+# get_stats64 as multicast and rx_length_errors.
+hw_counters() {
+	local st=/sys/class/net/$DUT_IF/statistics m0 m1 l0 l1 g0 g1
+	m0=$(cat $st/multicast); l0=$(cat $st/rx_length_errors); g0=$(ethtool_stat rx_good_packets)
+	ip netns exec $NS ping -q -c 20 -i 0.05 -W 1 -I "$PEER_IF" 224.0.0.1 >/dev/null 2>&1
+	ip netns exec $NS ping -q -c 20 -i 0.05 -W 1 -s 0 $DUT_IP >/dev/null || { echo "short pings unanswered"; return 1; }
+	sleep 0.5
+	m1=$(cat $st/multicast); l1=$(cat $st/rx_length_errors); g1=$(ethtool_stat rx_good_packets)
+	note "hardware counters: multicast $m0 -> $m1, length errors $l0 -> $l1, good frames $g0 -> $g1"
+	[ $((m1 - m0)) -ge 20 ] && [ $((l1 - l0)) -ge 20 ] && [ $((g1 - g0)) -ge 40 ]
+}
+check "hardware counters: 20 multicast and 20 undersized frames show in ip -s link, good frames in ethtool -S" hw_counters
+
+umount /run/igbt
+teardown_pair
