@@ -67,8 +67,9 @@ else
 	log "accelerator: TCG (software emulation)"
 fi
 
-DUT_MAC=${DUT_MAC:-52:54:00:12:34:56}
-PEER_MAC=${PEER_MAC:-52:54:00:12:34:57}
+# Not QEMU's defaults: each NIC must show the address it was given.
+DUT_MAC=${DUT_MAC:-52:54:00:a1:b2:01}
+PEER_MAC=${PEER_MAC:-52:54:00:a1:b2:02}
 qopts="-nic none"
 qopts+=" -device pcie-root-port,id=rp1,chassis=1,bus=pcie.0,addr=0x10"
 qopts+=" -device pcie-root-port,id=rp2,chassis=2,bus=pcie.0,addr=0x11"

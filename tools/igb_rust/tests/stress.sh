@@ -146,6 +146,18 @@ sym_range() {	# sym_range SYMBOL: "start end" of a kernel function
 	printf '0x%s 0x%x\n' "$start" $(( 0x$start + 0x$b - 0x$a ))
 }
 fpa() { echo "$2" > "$FPA/$1"; }
+# fpa_arm START END PERCENT: fail that share of the page allocations made with
+# the code range START..END (a function) in the call chain; fpa_disarm: stop.
+fpa_arm() {
+	fpa task-filter N; fpa ignore-gfp-wait Y; fpa ignore-gfp-highmem Y; fpa min-order 0
+	fpa verbose 0; fpa interval 1; fpa space 0
+	fpa require-start "$1"; fpa require-end "$2"; fpa stacktrace-depth 32
+	fpa times -1; fpa probability "$3"
+}
+fpa_disarm() {
+	fpa probability 0
+	fpa require-start 0; fpa require-end 0xffffffffffffffff
+}
 alloc_fail_rx() {
 	local range start end f0 f1 slow0 slow1 rc=0 want port=5003
 	progress "fail_page_alloc"
@@ -173,15 +185,11 @@ while True:
 print(h.hexdigest() + "  -")' $port > /run/igbt/fpa.sum 2>/run/igbt/fpa.err &
 	local recv=$!
 	wait_listen $port || { echo "receiver did not start"; return 1; }
-	fpa task-filter N; fpa ignore-gfp-wait Y; fpa ignore-gfp-highmem Y; fpa min-order 0
-	fpa verbose 0; fpa interval 1; fpa space 0
-	fpa require-start "$start"; fpa require-end "$end"; fpa stacktrace-depth 32
-	fpa times -1; fpa probability 50
+	fpa_arm "$start" "$end" 50
 	ip netns exec $NS timeout 90 socat -u OPEN:/run/igbt/fpa.src TCP:$DUT_IP:$port &
 	local send=$!
 	sleep 5
-	fpa probability 0
-	fpa require-start 0; fpa require-end 0xffffffffffffffff
+	fpa_disarm
 	wait $send || { echo "sender failed"; rc=1; }
 	wait $recv || { echo "receiver: $(tail -1 /run/igbt/fpa.err)"; rc=1; }
 	sysctl -qw net.core.rmem_max="$rmem"
@@ -194,6 +202,67 @@ print(h.hexdigest() + "  -")' $port > /run/igbt/fpa.sum 2>/run/igbt/fpa.err &
 	[ "$f1" -gt "$f0" ] || rc=1
 	return $rc
 }
+# With RX-only traffic and the ring drained by failed refills, no TX
+# completion or further frame raises an interrupt: the poll itself must keep
+# retrying the refill. The receiver holds every page in its socket (it reads
+# only at the end), so the pool cannot recycle its way out.
+alloc_fail_rx_only() {
+	local range start end port=5006 rc=0 got f0 f1
+	progress "fail_page_alloc, RX only"
+	range=$(sym_range __page_pool_alloc_netmems_slow) || { echo "no symbol range"; return 1; }
+	read -r start end <<< "$range"
+	rmem=$(sysctl -n net.core.rmem_max)
+	sysctl -qw net.core.rmem_max=$((32 << 20))
+	f0=$(ethtool_stat 'rx[0-9]+_alloc_failed')
+	python3 -c '
+import socket, sys, time
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 32 << 20)
+s.bind(("0.0.0.0", int(sys.argv[1])))
+open("/run/igbt/rxonly.ready", "w").close()
+while not __import__("os").path.exists("/run/igbt/rxonly.read"):
+    time.sleep(0.2)
+s.settimeout(2)
+probes = 0
+try:
+    while True:
+        if s.recv(2048).startswith(b"probe"):
+            probes += 1
+except socket.timeout:
+    pass
+print(probes)' $port > /run/igbt/rxonly.out 2>&1 &
+	local recv=$!
+	for _ in $(seq 1 100); do [ -e /run/igbt/rxonly.ready ] && break; sleep 0.1; done
+	fpa_arm "$start" "$end" 100
+	# 2000 datagrams: more than the pool's spare pages, fewer than the socket holds.
+	ip netns exec $NS python3 -c '
+import socket, sys, time
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+for i in range(2000):
+    s.sendto(b"x" * 1400, (sys.argv[1], int(sys.argv[2])))
+    if i % 50 == 0:
+        time.sleep(0.01)' $DUT_IP $port
+	sleep 2
+	fpa_disarm
+	sleep 1
+	# Only now, with memory back: do frames get in again?
+	ip netns exec $NS python3 -c '
+import socket, sys, time
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+for i in range(50):
+    s.sendto(b"probe %d" % i, (sys.argv[1], int(sys.argv[2])))
+    time.sleep(0.02)' $DUT_IP $port
+	sleep 1
+	touch /run/igbt/rxonly.read
+	wait $recv
+	sysctl -qw net.core.rmem_max="$rmem"
+	got=$(cat /run/igbt/rxonly.out)
+	f1=$(ethtool_stat 'rx[0-9]+_alloc_failed')
+	rm -f /run/igbt/rxonly.*
+	note "RX only: rx_alloc_failed $f0 -> $f1; after the failures, $got of 50 probe datagrams arrived"
+	[ "$f1" -gt "$f0" ] && [ "$got" -ge 45 ]
+}
+
 if ! part allocfail; then
 	:
 elif [ -d $FPA ]; then
@@ -201,6 +270,8 @@ elif [ -d $FPA ]; then
 	check "after the failures: 20 pings from the peer all answered" \
 		ip netns exec $NS ping -q -c 20 -i 0.05 -W 2 $DUT_IP
 	check "after the failures: ${STRESS_MB} MB peer -> DUT arrive intact" bulk rx
+	check "RX only, every refill failing until the ring drains: the poll retries, frames arrive once memory is back" \
+		alloc_fail_rx_only
 else
 	skip "fail_page_alloc in the RX refill" "no fail_page_alloc in this kernel"
 fi

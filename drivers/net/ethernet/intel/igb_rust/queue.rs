@@ -202,7 +202,8 @@ pub(crate) fn vector_instance<'b>(
 /// The interrupt handler of a vector: masks it and schedules its NAPI instance.
 pub(crate) fn handle_irq(napi: &Napi<VectorData<'_>>) -> IrqReturn {
     let data = napi.data();
-    // Mask this vector until the poll is done (the 82576 auto-masks, QEMU's model does not).
+    // Mask this vector until the poll is done: EIAM is left clear, so the hardware does not
+    // mask it on its own.
     data.hw
         .bar
         .write_reg(regs::EIMC::zeroed().with_mask(data.eims));
