@@ -225,10 +225,12 @@ teardown_pair() {
 	ip addr flush dev "$DUT_IF" 2>/dev/null
 	ip neigh flush dev "$DUT_IF" 2>/dev/null
 	sysctl -qw net.ipv6.conf.$DUT_IF.disable_ipv6=0 2>/dev/null
+	# Move the peer back first: a namespace is only cleaned up (and its
+	# devices returned) once its last socket is gone, and an orphaned TCP
+	# socket still retransmitting to a DUT that was unloaded keeps it for
+	# minutes.
+	[ -n "${PEER_IF:-}" ] && ip -n $NS link set "$PEER_IF" netns 1 2>/dev/null
 	ip netns del $NS 2>/dev/null
-	# The peer comes back when the namespace's cleanup work has run, which
-	# takes seconds on the debug kernel: a setup_pair before that finds no
-	# peer interface.
 	local i
 	for i in $(seq 1 600); do
 		if [ -n "$(netdev_of "$PEER")" ] && ! ip netns list | grep -qw "$NS"; then

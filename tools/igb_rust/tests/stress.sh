@@ -282,7 +282,12 @@ flap_race() {	# flap_race tx|rx
 	progress "flap race $dir"
 	( PORT=5004 bulk "$dir" > /run/igbt/race.log 2>&1; echo $? > /run/igbt/race.rc ) &
 	bp=$!
-	sleep 1
+	# The flaps race the transfer, not its set-up: a connect while the link is down
+	# fails with ENETUNREACH. Start once the connection is established.
+	for i in $(seq 1 300); do
+		ss -Htn state established '( sport = :5004 or dport = :5004 )' | grep -q . && break
+		sleep 0.1
+	done
 	for i in 1 2 3; do
 		ethtool --set-tunable "$DUT_IF" rx-copybreak 256 || err+=" copybreak"
 		ip link set "$DUT_IF" mtu 9000 || err+=" mtu9000"
