@@ -22,15 +22,15 @@ use kernel::{
     time::Delta,
 };
 
-/// How long a queue may take to report itself stopped after its enable bit was cleared.
-const QUEUE_STOP_TIMEOUT: Delta = Delta::from_millis(10);
-
 use crate::{
     hw::{self, MacAddr},
     hwstats::HwStats,
     queue::{self, Hw, Role, VectorData, RING_SIZE, RX_BUF_LEN},
     regs,
 };
+
+/// How long a queue may take to report itself stopped after its enable bit was cleared.
+const QUEUE_STOP_TIMEOUT: Delta = Delta::from_millis(10);
 
 /// Largest MTU: jumbo frames span several 2 KiB buffers.
 pub(crate) const MAX_MTU: u32 = 9216;
