@@ -129,3 +129,8 @@ __rust_helper bool rust_helper_irqs_disabled(void)
 {
 	return irqs_disabled();
 }
+
+__rust_helper void rust_helper_netif_tx_wake_all_queues(struct net_device *dev)
+{
+	netif_tx_wake_all_queues(dev);
+}

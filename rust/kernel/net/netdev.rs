@@ -15,7 +15,7 @@
 //! [`include/linux/etherdevice.h`](srctree/include/linux/etherdevice.h).
 
 use crate::{
-    bindings, device,
+    bindings, container_of, device,
     error::{from_result, to_result, VTABLE_DEFAULT_ERROR},
     irq::IrqReturn,
     net::{
@@ -23,7 +23,11 @@ use crate::{
         skb::SkBuff,
     },
     prelude::*,
-    sync::atomic::{Atomic, Relaxed},
+    sync::{
+        atomic::{Atomic, Relaxed},
+        static_lock_class,
+    },
+    time::{msecs_to_jiffies, Delta},
     types::{NotThreadSafe, Opaque},
 };
 use core::{marker::PhantomData, ptr::NonNull};
@@ -191,6 +195,29 @@ pub trait Operations: Sized + Send + Sync {
     fn features_check(_dev: &Device<Self>, _skb: &SkBuff, _features: u64) -> u64 {
         build_error!(VTABLE_DEFAULT_ERROR)
     }
+
+    /// Handles a transmit queue the stack found stopped for longer than the watchdog timeout
+    /// (`ndo_tx_timeout`, five seconds): `queue` is the first such queue.
+    ///
+    /// Runs in softirq context with every TX queue of the device frozen: it can only record
+    /// what happened and ask for [`Operations::service`] to recover, with
+    /// [`Device::kick_service`].
+    #[inline]
+    fn tx_timeout(_dev: &Device<Self>, _queue: u32) {
+        build_error!(VTABLE_DEFAULT_ERROR)
+    }
+
+    /// The driver's periodic work (a watchdog): checks the device, resets it if needed.
+    ///
+    /// Runs in process context with the RTNL lock held, only while the interface is up:
+    /// first right after [`Operations::open`] succeeded, then after the delay it returns
+    /// (`None`: not again until [`Device::kick_service`]), and as soon as possible after
+    /// each [`Device::kick_service`]. Never during [`Operations::open`] or
+    /// [`Operations::stop`], never after the device was unregistered.
+    #[inline]
+    fn service(_dev: &Device<Self>, _rtnl: &mut Rtnl) -> Option<Delta> {
+        build_error!(VTABLE_DEFAULT_ERROR)
+    }
 }
 
 /// Proof that the RTNL lock is held.
@@ -270,9 +297,16 @@ impl RxMode<'_> {
 ///
 /// # Invariants
 ///
-/// `napis` is never resized after the device is registered; `stats_count` only changes under
-/// RTNL.
+/// - `napis` is never resized after the device is registered; `stats_count` only changes under
+///   RTNL.
+/// - `netdev` is the net_device whose private area this is.
+/// - `service` is initialised, with [`service_callback::<T>`] as its function when `T` has
+///   [`Operations::service`], and is disabled and drained before `data` is dropped.
 struct Priv<T: Operations> {
+    /// The device, for the service work.
+    netdev: *mut bindings::net_device,
+    /// Runs [`Operations::service`].
+    service: Opaque<bindings::delayed_work>,
     /// Number of `ethtool -S` statistics: the size of the buffers the ethtool core hands to
     /// `get_strings` and `get_ethtool_stats`.
     stats_count: Atomic<u32>,
@@ -470,6 +504,43 @@ impl<T: Operations> Device<T> {
         // SAFETY: `self` is a valid net_device (type invariant); starting its queues is allowed in
         // any context.
         unsafe { bindings::netif_tx_start_all_queues(self.as_raw()) }
+    }
+
+    /// Allows every TX queue to transmit and reschedules the qdiscs of those that were stopped
+    /// (`netif_tx_wake_all_queues()`), e.g. after a reset that stopped them.
+    #[inline]
+    pub fn tx_wake_all_queues(&self) {
+        // SAFETY: `self` is a valid net_device (type invariant); waking its queues is allowed in
+        // any context.
+        unsafe { bindings::netif_tx_wake_all_queues(self.as_raw()) }
+    }
+
+    /// Runs [`Operations::service`] as soon as possible, if the interface is up then. Any
+    /// context; nothing happens if `T` has no service, or once the device is being torn down.
+    #[inline]
+    pub fn kick_service(&self) {
+        if T::HAS_SERVICE {
+            self.queue_service(0, true);
+        }
+    }
+
+    /// Queues the service work `delay` jiffies from now; `reschedule` moves an already queued
+    /// run to that time (`mod_delayed_work()`), otherwise a queued run stays as it is.
+    #[inline]
+    fn queue_service(&self, delay: c_ulong, reschedule: bool) {
+        let work = self.priv_ref().service.get();
+        let cpu = bindings::wq_misc_consts_WORK_CPU_UNBOUND as c_int;
+        // SAFETY: `service` is an initialised delayed work with a function that may run for
+        // this device (type invariant of `Priv`); queueing it is allowed in any context (the
+        // workqueue code disables interrupts), and is a no-op once it was disabled.
+        // `system_wq` is always valid.
+        unsafe {
+            if reschedule {
+                bindings::mod_delayed_work_on(cpu, bindings::system_wq, work, delay);
+            } else {
+                bindings::queue_delayed_work_on(cpu, bindings::system_wq, work, delay);
+            }
+        }
     }
 
     /// Stops every TX queue and waits for running transmits to finish (`netif_tx_disable()`).
@@ -758,6 +829,8 @@ impl<T: Operations> Registration<T> {
         unsafe {
             (&raw mut (*priv_ptr).stats_count).write(Atomic::new(config.stats_count));
             (&raw mut (*priv_ptr).napis).write(instances);
+            (&raw mut (*priv_ptr).netdev).write(raw);
+            init_service::<T>((&raw mut (*priv_ptr).service).cast());
         }
         // SAFETY: As above: the area is sized, aligned and ours.
         let data_ptr = unsafe { &raw mut (*priv_ptr).data };
@@ -798,9 +871,15 @@ impl<T: Operations> Registration<T> {
             let lines = core::mem::take(&mut this.irqs);
             // SAFETY: Nothing is registered: no callback ran, so no NAPI instance is enabled;
             // the lines in `lines` were requested by us with their own addresses. Then nothing
-            // runs any more and the private data and the device can go.
+            // runs any more (the service work was never queued: that needs a registered
+            // device; disabling it makes sure) and the private data and the device can go.
             unsafe {
                 free_lines(&lines);
+                bindings::disable_delayed_work_sync(
+                    (*bindings::netdev_priv(raw).cast::<Priv<T>>())
+                        .service
+                        .get(),
+                );
                 core::ptr::drop_in_place(bindings::netdev_priv(raw).cast::<Priv<T>>());
                 bindings::free_netdev(raw);
             }
@@ -872,6 +951,79 @@ impl<T: Operations> Registration<T> {
     }
 }
 
+/// Initialises the service work of a `Priv<T>`.
+///
+/// # Safety
+///
+/// `work` must be valid for writes and must not move or be freed before the work was disabled
+/// with `disable_delayed_work_sync()`.
+unsafe fn init_service<T: Operations>(work: *mut bindings::delayed_work) {
+    let func: bindings::work_func_t = if T::HAS_SERVICE {
+        Some(service_callback::<T>)
+    } else {
+        Some(service_none)
+    };
+    // SAFETY: `work` is valid for writes (safety requirement). The work function may run for
+    // any work of a `Priv<T>` (`service_callback`'s safety requirement). The timer is the one
+    // of a `delayed_work`, which only the workqueue code arms, and runs irq-safe as
+    // `delayed_work_timer_fn` requires (as `INIT_DELAYED_WORK()` sets it up).
+    unsafe {
+        bindings::init_work_with_key(
+            &raw mut (*work).work,
+            func,
+            false,
+            c"netdev_service".as_char_ptr(),
+            static_lock_class!().as_ptr(),
+        );
+        bindings::timer_init_key(
+            &raw mut (*work).timer,
+            Some(bindings::delayed_work_timer_fn),
+            bindings::TIMER_IRQSAFE,
+            c"netdev_service_timer".as_char_ptr(),
+            static_lock_class!().as_ptr(),
+        );
+    }
+}
+
+/// The service work of a driver without [`Operations::service`] (never queued).
+unsafe extern "C" fn service_none(_work: *mut bindings::work_struct) {}
+
+/// Runs [`Operations::service`] under RTNL, if the interface is up, and queues the next run.
+///
+/// # Safety
+///
+/// Only the workqueue calls this, for the `service` work of a `Priv<T>`, which (its
+/// invariant) is disabled and drained before the private data is dropped.
+unsafe extern "C" fn service_callback<T: Operations>(work: *mut bindings::work_struct) {
+    // SAFETY: `work` is the `work` member of the `delayed_work` in `Priv<T>::service` (safety
+    // requirement); `Opaque` is a transparent wrapper.
+    let priv_ptr = unsafe {
+        let dwork = container_of!(work, bindings::delayed_work, work);
+        container_of!(
+            dwork.cast::<Opaque<bindings::delayed_work>>(),
+            Priv<T>,
+            service
+        )
+    };
+    // SAFETY: The private data lives until the work was drained (safety requirement), and
+    // `netdev` is its device (`Priv` invariant), valid for as long.
+    let dev = unsafe { Device::<T>::from_raw((*priv_ptr).netdev) };
+    // SAFETY: Process context (a work item) holding no lock.
+    unsafe { bindings::rtnl_lock() };
+    // Up means registered and opened, and not yet stopped: `__dev_close_many()` clears the
+    // flag before `ndo_stop`, and unregistering closes the device first, both under RTNL.
+    if dev.is_running() {
+        // SAFETY: We hold RTNL until after the token is dropped at the end of this block.
+        let mut rtnl = unsafe { Rtnl::assume_held() };
+        if let Some(next) = T::service(dev, &mut rtnl) {
+            let ms = u32::try_from(next.as_millis().max(0)).unwrap_or(u32::MAX);
+            dev.queue_service(msecs_to_jiffies(ms), false);
+        }
+    }
+    // SAFETY: Taken above; the token is gone.
+    unsafe { bindings::rtnl_unlock() };
+}
+
 /// Frees the handlers of `lines`, waiting for running ones to finish.
 ///
 /// # Safety
@@ -916,9 +1068,14 @@ impl<T: Operations> Drop for Registration<T> {
         }
         // SAFETY: Our lines, requested with their own addresses as cookies (type invariant).
         unsafe { free_lines(&self.irqs) };
-        // SAFETY: No callback, no poll and no interrupt handler runs any more, so the private
-        // data (`T`, then the NAPI instances with their pools) can be dropped, then the device
-        // freed.
+        // SAFETY: The work is initialised (`Priv` invariant). Disabling makes every later
+        // queueing a no-op and waits for a running instance, which sees the device down and
+        // does not call the driver. `unregister_netdev` returned, so we do not hold the RTNL
+        // lock the work takes.
+        unsafe { bindings::disable_delayed_work_sync(self.device().priv_ref().service.get()) };
+        // SAFETY: No callback, no poll, no interrupt handler and no service work runs any more,
+        // so the private data (`T`, then the NAPI instances with their pools) can be dropped,
+        // then the device freed.
         unsafe {
             core::ptr::drop_in_place(bindings::netdev_priv(raw).cast::<Priv<T>>());
             bindings::free_netdev(raw);
@@ -966,6 +1123,11 @@ impl<T: Operations> OpsTable<T> {
         } else {
             None
         },
+        ndo_tx_timeout: if T::HAS_TX_TIMEOUT {
+            Some(Self::tx_timeout)
+        } else {
+            None
+        },
         ndo_validate_addr: Some(bindings::eth_validate_addr),
         // SAFETY: All-zero is a valid `net_device_ops` (every member is an optional pointer).
         ..unsafe { core::mem::zeroed() }
@@ -981,6 +1143,10 @@ impl<T: Operations> OpsTable<T> {
             // with RTNL held for the whole call.
             let (dev, mut rtnl) = unsafe { (Device::<T>::from_raw(dev), Rtnl::assume_held()) };
             T::open(dev, &mut rtnl)?;
+            if T::HAS_SERVICE {
+                // Runs once RTNL is released.
+                dev.queue_service(0, true);
+            }
             Ok(0)
         })
     }
@@ -1113,6 +1279,15 @@ impl<T: Operations> OpsTable<T> {
 }
 
 impl<T: Operations> OpsTable<T> {
+    /// # Safety
+    ///
+    /// As for `open`.
+    unsafe extern "C" fn tx_timeout(dev: *mut bindings::net_device, txqueue: c_uint) {
+        // SAFETY: `dev` was registered by `Registration` for `T` (safety requirement).
+        let dev = unsafe { Device::<T>::from_raw(dev) };
+        T::tx_timeout(dev, txqueue);
+    }
+
     /// # Safety
     ///
     /// As for `open`; `skb` is a valid skb the caller holds a reference to for the call.
