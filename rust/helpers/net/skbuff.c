@@ -135,3 +135,8 @@ __rust_helper netdev_features_t rust_helper_vlan_features_check(struct sk_buff *
 {
 	return vlan_features_check(skb, features);
 }
+
+__rust_helper void rust_helper_skb_tx_timestamp(struct sk_buff *skb)
+{
+	skb_tx_timestamp(skb);
+}

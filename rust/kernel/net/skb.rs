@@ -523,6 +523,17 @@ impl SkBuff {
         to_result(unsafe { bindings::skb_checksum_help(self.as_raw()) })
     }
 
+    /// Takes the transmit timestamps the socket asked for (`skb_tx_timestamp()`): the software
+    /// one, and the skb handed to PHY timestamping. A driver calls it in `start_xmit` once the
+    /// frame's headers are final, right before the frame goes to the device.
+    #[inline]
+    pub fn tx_timestamp(&mut self) {
+        // SAFETY: `self.0` is a valid skb we hold a reference to. A timestamp may clone it,
+        // which only adds a reference to the data; every method of `SkBuff` that writes data
+        // copies a cloned head first.
+        unsafe { bindings::skb_tx_timestamp(self.as_raw()) }
+    }
+
     /// Frees the skb as successfully transmitted, from any context (`dev_consume_skb_any()`).
     #[inline]
     pub fn consume(self) {
