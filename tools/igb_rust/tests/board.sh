@@ -2,7 +2,8 @@
 # What a board user hits first and QEMU can show: the port's own MAC address,
 # TSO over an 802.1Q device, full-size frames behind two VLAN tags, sendfile
 # frames sent without a copy, a queue that never stalls under byte queue
-# limits and bursts, and `ethtool -K rx off` honoured.
+# limits and bursts, `ethtool -K rx off` honoured, hardware counters, and a
+# stalled TX ring recovered by the watchdog.
 
 setup_pair v4only
 mountpoint -q /run/igbt || { mkdir -p /run/igbt && mount -t tmpfs -o size=200m tmpfs /run/igbt; }
@@ -181,6 +182,38 @@ hw_counters() {
 	[ $((m1 - m0)) -ge 20 ] && [ $((l1 - l0)) -ge 20 ] && [ $((g1 - g0)) -ge 40 ]
 }
 check "hardware counters: 20 multicast and 20 undersized frames show in ip -s link, good frames in ethtool -S" hw_counters
+
+# --- a stalled TX ring: the watchdog recovers --------------------------------
+# Clearing TCTL.EN behind the driver's back (through the BAR in sysfs) stops
+# the MAC from sending: frames stay on the ring and nothing completes. The
+# watchdog must notice, reset the device and get traffic going again, with
+# the interface kept up.
+bar_clear() {	# bar_clear OFFSET MASK: clear bits of a DUT register
+	python3 - "/sys/bus/pci/devices/$DUT/resource0" "$1" "$2" <<'PY'
+import mmap, os, struct, sys
+fd = os.open(sys.argv[1], os.O_RDWR | os.O_SYNC)
+m = mmap.mmap(fd, 0x20000, mmap.MAP_SHARED, mmap.PROT_READ | mmap.PROT_WRITE)
+off, mask = int(sys.argv[2], 0), int(sys.argv[3], 0)
+struct.pack_into('<I', m, off, struct.unpack_from('<I', m, off)[0] & ~mask)
+PY
+}
+tx_stall() {
+	local h0 r0 h1 r1 i
+	h0=$(ethtool_stat tx_hang_count); r0=$(ethtool_stat reset_count)
+	bar_clear 0x400 0x2 || { echo "cannot clear TCTL.EN"; return 1; }
+	ping -q -c 5 -i 0.2 -W 1 $PEER_IP >/dev/null 2>&1 && { echo "pings answered with TX off"; return 1; }
+	# Two watchdog periods (2 s each) without progress, then the reset.
+	for i in $(seq 1 300); do
+		[ "$(ethtool_stat reset_count)" -gt "$r0" ] && break
+		sleep 0.1
+	done
+	h1=$(ethtool_stat tx_hang_count); r1=$(ethtool_stat reset_count)
+	note "TX stall: hangs seen $h0 -> $h1, resets $r0 -> $r1"
+	[ "$h1" -gt "$h0" ] && [ "$r1" -gt "$r0" ] || return 1
+	wait_carrier "$DUT_IF" 1 && [ "$(cat /sys/class/net/$DUT_IF/operstate)" = up ] &&
+		ping -c 3 -i 0.2 -W 2 $PEER_IP >/dev/null && PORT=5016 bulk tx
+}
+check "TX stalled behind the driver's back: the watchdog resets, the link stays, 24 MB leave intact" tx_stall
 
 umount /run/igbt
 teardown_pair

@@ -15,7 +15,7 @@ use kernel::{
     irq::IrqReturn,
     net::{
         napi::{Instance, Napi, NapiContext, Poll, Rx, RxContext},
-        netdev::{self, TxRequest, XmitQueue},
+        netdev::{self, Rtnl, TxRequest, XmitQueue},
         page_pool::{PagePool, Params, ParkedPage},
         skb::{HashType, MappedSkb, RxChecksum, SkBuff, Tso, TxChecksum, L4, MAX_SEGMENTS},
     },
@@ -219,9 +219,15 @@ pub(crate) struct VectorData<'bound> {
     /// EIMS/EIMC/EICS bit of this vector.
     pub(crate) eims: u32,
     pub(crate) stats: QueueStats,
+    /// What the watchdog saw last: the TX packets completed so far if frames were pending,
+    /// `NOT_PENDING` if none were.
+    tx_watch: Atomic<u64>,
     #[pin]
     pub(crate) tx: SpinLockIrq<TxRing<'bound>>,
 }
+
+/// [`VectorData::tx_watch`] when the ring was empty.
+const NOT_PENDING: u64 = u64::MAX;
 
 /// A TX descriptor ring.
 pub(crate) struct TxRing<'bound> {
@@ -399,7 +405,11 @@ impl<'bound> Poll for VectorData<'bound> {
     ) -> u32 {
         match self.role {
             Role::Other => {
-                self.check_link(dev);
+                // With GPIE.NSICR, reading ICR acknowledges every cause. The only one enabled
+                // is a link status change, which the watchdog handles under RTNL.
+                let _ = self.hw.bar.read(regs::ICR);
+                dev.data().link_event.store(1, Relaxed);
+                dev.kick_service();
                 0
             }
             Role::Queue(q) => {
@@ -435,14 +445,37 @@ impl<'bound> VectorData<'bound> {
             role,
             eims,
             stats: QueueStats::new(),
+            tx_watch: Atomic::new(NOT_PENDING),
             tx <- new_spinlock_irq!(tx, "igb_rust_tx"),
         }? Error))
     }
 
-    fn check_link(&self, dev: &netdev::Device<IgbNet<'_>>) {
+    /// Called by the watchdog once per period, after the queue vectors were kicked: whether
+    /// frames were pending on the TX ring both now and at the previous call, with none
+    /// completed in between. Process context.
+    pub(crate) fn tx_hung(&self) -> bool {
+        let pending = {
+            let ring = self.tx.lock();
+            ring.next_to_clean != ring.next_to_use
+        };
+        // Completions only add to `tx_packets`, so an unchanged count means no progress (a
+        // ring index could come back to the same value).
+        let now = if pending {
+            self.stats.tx_packets.load(Relaxed)
+        } else {
+            NOT_PENDING
+        };
+        pending && self.tx_watch.xchg(now, Relaxed) == now
+    }
+
+    /// Forgets what the watchdog saw, e.g. after the rings were reset.
+    pub(crate) fn tx_watch_reset(&self) {
+        self.tx_watch.store(NOT_PENDING, Relaxed);
+    }
+
+    /// Reports the link state the MAC sees to the stack.
+    pub(crate) fn check_link(&self, dev: &netdev::Device<IgbNet<'_>>, _rtnl: &Rtnl) {
         let bar = &self.hw.bar;
-        // With GPIE.NSICR, reading ICR acknowledges every cause.
-        let _ = bar.read(regs::ICR);
         let up = crate::hw::link_up(bar);
         if up && !dev.carrier_ok() {
             dev.carrier_on();
@@ -731,6 +764,7 @@ impl<'bound> VectorData<'bound> {
                 _ => return drop(),
             },
         };
+        skb.tx_timestamp();
         let len = skb.len();
         let (pkts, bytes) = tso.map_or((1, len), |t| (t.segs, t.wire_bytes(len)));
         let pdev = self.hw.pdev.as_ref();
