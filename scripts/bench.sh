@@ -36,6 +36,13 @@ if [ ! -f "$BT/insn_count.so" ]; then
 	gcc -nostdlib -static -Wl,--build-id=none -Wl,-Ttext=0x3b1e0000 -o "$BT/mark-begin" "$SRC/mark.S"
 	gcc -nostdlib -static -Wl,--build-id=none -Wl,-Ttext=0x3b2e0000 -o "$BT/mark-end" "$SRC/mark.S"
 fi
+# The RX ceiling runs a copy of the driver built to recycle every frame
+# (IGB_RUST_BENCH=y); the driver users load has no such switch.
+BUILD=$(readlink -f "$CACHE/current")
+make -C "$CACHE/linux-$(cat "$BUILD/include/config/kernel.release")" O="$BUILD" \
+	LLVM="$LLVM_SUFFIX" BINDGEN="$TOOLS/bin/bindgen" \
+	RUST_LIB_SRC="$RUST_SRC_ROOT/usr/lib/rustlib/src/rust/library" -j"$(nproc)" \
+	-s M="$REPO" MO="$BUILD/igb_rust-bench" IGB_RUST_BENCH=y modules
 addr_of() { printf '0x%s' "$(nm "$1" | awk '$3 == "_start" { print $1 }')"; }
 
 accel=$(bash "$REPO/scripts/vm.sh" --print-accel)

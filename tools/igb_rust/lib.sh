@@ -7,6 +7,8 @@
 OUT=${OUT:-/tmp/igb_rust-out}
 MODDIR=$IGB_RUST_BUILD/igb_rust/drivers/net/ethernet/intel/igb_rust
 IGB_RUST_KO=$MODDIR/igb_rust.ko
+# The copy `make bench` builds for the RX ceiling (recycles every frame).
+IGB_RUST_BENCH_KO=$IGB_RUST_BUILD/igb_rust-bench/drivers/net/ethernet/intel/igb_rust/igb_rust.ko
 PP_BENCH_KO=$IGB_RUST_BUILD/pp_bench/pp_bench.ko
 NS=peer
 DUT_IP=192.0.2.1

@@ -4,7 +4,8 @@
 # The pktgen + sar benchmark matrix, run inside the guest by scripts/bench.sh.
 #
 # The DUT NIC is driven in turn by the C igb and by igb_rust (several
-# rx-copybreak settings, and once with bench_drop_rx=1 for the RX ceiling);
+# rx-copybreak settings, and once as the IGB_RUST_BENCH=y copy that recycles
+# every received frame, for the RX ceiling);
 # the peer NIC, in namespace "peer", always by the C igb. RX: pktgen on the
 # peer (CPU 0) sends UDP to the DUT, whose interrupts are pinned to CPU 1.
 # TX: pktgen on the DUT (CPU 1) sends to the peer. Each cell is one run of
@@ -61,7 +62,7 @@ fi
 
 # bind_dut VARIANT: give the DUT NIC to the variant's driver and bring it up.
 bind_dut() {
-	local v=$1 d=/sys/bus/pci/devices/$DUT drop=0
+	local v=$1 d=/sys/bus/pci/devices/$DUT
 	[ -e "$d/driver" ] && echo "$DUT" > "$d/driver/unbind"
 	lsmod | grep -q '^igb_rust ' && rmmod igb_rust
 	case $v in
@@ -70,9 +71,8 @@ bind_dut() {
 		echo "$DUT" > /sys/bus/pci/drivers/igb/bind || return 1
 		;;
 	rust-cb* | ceiling)
-		[ "$v" = ceiling ] && drop=1
 		echo igb_rust > "$d/driver_override"
-		insmod "$IGB_RUST_KO" bench_drop_rx=$drop || return 1
+		insmod "$(ko_of "$v")" || return 1
 		;;
 	esac
 	udevadm settle -t 10 2>/dev/null
@@ -97,6 +97,7 @@ module_of() { case $1 in c) echo igb ;; *) echo igb_rust ;; esac; }
 ko_of() {
 	case $1 in
 	c) modinfo -n igb ;;
+	ceiling) echo "$IGB_RUST_BENCH_KO" ;;
 	*) echo "$IGB_RUST_KO" ;;
 	esac
 }

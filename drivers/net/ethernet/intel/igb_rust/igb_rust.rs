@@ -35,31 +35,63 @@ const FEATURES: u64 = netdev::NETIF_F_RXCSUM
 /// Most queue pairs the 82576 offers a PF without VMDq.
 const MAX_QUEUES: u32 = 8;
 
-/// PCI device ID of the 82576 copper NIC (the one QEMU's `-device igb` models).
-const E1000_DEV_ID_82576: u32 = 0x10c9;
+/// The physical layer of an 82576 port, from its PCI device ID.
+#[derive(Clone, Copy)]
+enum Media {
+    /// A copper PHY behind MDIO: what this driver drives.
+    Copper,
+    /// Fibre or SerDes (PCS link setup), which this driver does not do yet.
+    Other(&'static str),
+}
+
+/// An Intel PCI device ID.
+const fn id(device: u32) -> pci::DeviceId {
+    pci::DeviceId::from_id(pci::Vendor::INTEL, device)
+}
 
 struct IgbDriver;
 
 kernel::pci_device_table!(
     PCI_TABLE,
     <IgbDriver as netdev::pci::Driver>::IdInfo,
-    [(
-        pci::DeviceId::from_id(pci::Vendor::INTEL, E1000_DEV_ID_82576),
-        ()
-    )]
+    [
+        // 82576 copper: the one QEMU's `-device igb` models.
+        (id(0x10c9), Media::Copper),
+        // Quad-port copper, its ET2 variant, and the 82576NS copper.
+        (id(0x10e8), Media::Copper),
+        (id(0x1526), Media::Copper),
+        (id(0x150a), Media::Copper),
+        (id(0x10e6), Media::Other("fibre")),
+        (id(0x10e7), Media::Other("SerDes")),
+        (id(0x150d), Media::Other("SerDes")),
+        (id(0x1518), Media::Other("SerDes")),
+    ]
 );
 
 impl netdev::pci::Driver for IgbDriver {
-    type IdInfo = ();
+    type IdInfo = Media;
     type Net<'bound> = IgbNet<'bound>;
 
     const ID_TABLE: pci::IdTable<Self::IdInfo> = &PCI_TABLE;
 
     fn probe<'bound>(
         pdev: &'bound pci::Device<Core<'_>>,
-        _info: Option<&'bound Self::IdInfo>,
+        info: Option<&'bound Self::IdInfo>,
         registrar: netdev::pci::Registrar<'bound, '_, IgbNet<'bound>>,
     ) -> Result<netdev::pci::Registered> {
+        match info {
+            Some(Media::Copper) => {}
+            Some(Media::Other(media)) => {
+                dev_err!(
+                    pdev,
+                    "82576 {} port (device {:#06x}) not supported: only copper ports are; the igb driver handles it\n",
+                    media,
+                    pdev.device_id()
+                );
+                return Err(ENODEV);
+            }
+            None => return Err(ENODEV),
+        }
         pdev.enable_device_mem()?;
         pdev.set_master();
 
@@ -127,10 +159,4 @@ kernel::module_pci_driver! {
     authors: ["igb_rust developers"],
     description: "Intel(R) 82576 Gigabit Ethernet driver (Rust)",
     license: "GPL v2",
-    params: {
-        bench_drop_rx: bool {
-            default: false,
-            description: "Benchmark only: free every received frame in the driver (RX ceiling)",
-        },
-    },
 }

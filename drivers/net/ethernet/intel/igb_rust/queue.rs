@@ -168,6 +168,10 @@ pub(crate) enum Role {
     Queue(u16),
 }
 
+/// Recycle every received frame without building an skb: only in the copy `make bench`
+/// builds (`IGB_RUST_BENCH=y`) to measure the RX ceiling, never in the driver users load.
+const DROP_ALL: bool = cfg!(igb_rust_bench);
+
 /// Most completed frames freed per hold of the TX ring lock: they are freed after it is
 /// released (the lock keeps interrupts off; skb destructors must not run so).
 const TX_CLEAN_BATCH: usize = 32;
@@ -314,8 +318,6 @@ pub(crate) struct RxRing {
     partial: Option<SkBuff>,
     /// Drop descriptors up to the next end of frame.
     discard: bool,
-    /// Benchmark only (`bench_drop_rx`): recycle every frame without building an skb.
-    drop_all: bool,
 }
 
 impl RxRing {
@@ -333,7 +335,6 @@ impl RxRing {
             next_to_use: 0,
             partial: None,
             discard: false,
-            drop_all: crate::module_parameters::bench_drop_rx.value(),
         })
     }
 
@@ -624,7 +625,7 @@ impl<'bound> VectorData<'bound> {
                 errors += 1;
                 continue;
             }
-            if rx.drop_all {
+            if DROP_ALL {
                 page.recycle(ctx, len);
                 bytes += u64::from(len);
                 done += u32::from(eop);
