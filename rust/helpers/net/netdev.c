@@ -134,3 +134,8 @@ __rust_helper void rust_helper_netif_tx_wake_all_queues(struct net_device *dev)
 {
 	netif_tx_wake_all_queues(dev);
 }
+
+__rust_helper bool rust_helper_netif_device_present(const struct net_device *dev)
+{
+	return netif_device_present(dev);
+}

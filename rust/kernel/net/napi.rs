@@ -391,6 +391,13 @@ impl<P: Poll> Napi<P> {
         }
     }
 
+    /// Whether polling is enabled.
+    #[inline]
+    pub fn is_enabled(&self, _rtnl: &netdev::Rtnl) -> bool {
+        // SAFETY: RTNL is held (`_rtnl`), which serialises every access to `enabled`.
+        unsafe { *self.core.enabled.get() }
+    }
+
     /// Runs `f` on the poll state while polling is disabled (e.g. to fill or drain rings from
     /// `open`/`stop`). Fails with `EBUSY` if the instance is enabled.
     ///

@@ -17,7 +17,7 @@
 use crate::{
     bindings, container_of, device,
     error::{from_result, to_result, VTABLE_DEFAULT_ERROR},
-    irq::IrqReturn,
+    irq::{self, IrqReturn},
     net::{
         napi::{self, Napi, Poll},
         skb::SkBuff,
@@ -132,8 +132,10 @@ pub trait Operations: Sized + Send + Sync {
     /// Brings the interface up (`ndo_open`).
     fn open(dev: &Device<Self>, rtnl: &mut Rtnl) -> Result;
 
-    /// Takes the interface down (`ndo_stop`). The stack has already stopped transmitting: no
-    /// [`Operations::start_xmit`] runs during or after this call.
+    /// Takes the interface down (`ndo_stop`, or [`Registration::detach`]). Every TX queue is
+    /// stopped before the call and again after it; in between, only a queue the driver wakes
+    /// itself (e.g. from a TX completion poll it has not disabled yet) lets
+    /// [`Operations::start_xmit`] run again.
     fn stop(dev: &Device<Self>, rtnl: &mut Rtnl) -> Result;
 
     /// Transmits `skb` (`ndo_start_xmit`): accept it, or hand it back with [`Xmit::Busy`].
@@ -149,7 +151,8 @@ pub trait Operations: Sized + Send + Sync {
     /// Handles an interrupt on vector `vector` of the lines given to
     /// [`Registration::new_with_lt`]. Hard interrupt context; it runs from before the device
     /// is registered until after it was unregistered, so it only sees the private data and the
-    /// NAPI instances ([`IrqDevice`]).
+    /// NAPI instances ([`IrqDevice`]). On a shared line (INTx) it also runs for interrupts of
+    /// other devices: it must return [`IrqReturn::None`] for those.
     #[inline]
     fn handle_irq(_dev: &IrqDevice<Self>, _vector: u32) -> IrqReturn {
         build_error!(VTABLE_DEFAULT_ERROR)
@@ -455,6 +458,14 @@ impl<T: Operations> Device<T> {
         unsafe { bindings::netif_running(self.as_raw()) }
     }
 
+    /// Whether the device is present: not detached for system sleep or shutdown
+    /// (`netif_device_present()`).
+    #[inline]
+    pub fn is_present(&self) -> bool {
+        // SAFETY: `self` is a valid net_device (type invariant); reads a state bit.
+        unsafe { bindings::netif_device_present(self.as_raw()) }
+    }
+
     /// Reports the link as up (`netif_carrier_on()`). Any context.
     #[inline]
     pub fn carrier_on(&self) {
@@ -533,13 +544,54 @@ impl<T: Operations> Device<T> {
         // SAFETY: `service` is an initialised delayed work with a function that may run for
         // this device (type invariant of `Priv`); queueing it is allowed in any context (the
         // workqueue code disables interrupts), and is a no-op once it was disabled.
-        // `system_wq` is always valid.
+        // `system_dfl_long_wq` (unbound; the work may hold RTNL through a reset) is always
+        // valid.
         unsafe {
+            let wq = bindings::system_dfl_long_wq;
             if reschedule {
-                bindings::mod_delayed_work_on(cpu, bindings::system_wq, work, delay);
+                bindings::mod_delayed_work_on(cpu, wq, work, delay);
             } else {
-                bindings::queue_delayed_work_on(cpu, bindings::system_wq, work, delay);
+                bindings::queue_delayed_work_on(cpu, wq, work, delay);
             }
+        }
+    }
+
+    /// Byte queue limits: forgets everything in flight on every TX queue
+    /// (`netdev_tx_reset_queue()`), after the driver cleaned its rings. The queues are stopped
+    /// first (`netif_tx_disable()`), so no transmit accounts bytes afterwards; fails with
+    /// `EBUSY`, changing nothing, while a NAPI instance of the device is enabled, since its poll
+    /// could be completing bytes.
+    pub fn reset_tx_queues(&self, rtnl: &Rtnl) -> Result {
+        if self.napis().any(|n| n.is_enabled(rtnl)) {
+            return Err(EBUSY);
+        }
+        self.tx_disable(rtnl);
+        // SAFETY: `self` is a valid net_device (type invariant).
+        let n = unsafe { (*self.as_raw()).num_tx_queues };
+        for i in 0..n {
+            // SAFETY: `i` is a queue of `self`. BQL needs this serialised with `sent` and
+            // `completed`: every queue is stopped under its xmit lock (above), so no
+            // `start_xmit` runs until a wake; completions come only from polls of this device
+            // (`TxQueue::completed`), which are all disabled, and RTNL keeps them so.
+            unsafe {
+                bindings::netdev_tx_reset_queue(bindings::netdev_get_tx_queue(self.as_raw(), i))
+            };
+        }
+        Ok(())
+    }
+
+    /// Runs the driver's `set_rx_mode` again with the current address lists and flags, e.g.
+    /// after a reset cleared the hardware filters. Does nothing for a driver without one.
+    pub fn sync_rx_mode(&self, _rtnl: &Rtnl) {
+        if T::HAS_SET_RX_MODE {
+            // SAFETY: `self` is a valid net_device (type invariant); the address list lock is
+            // what `ndo_set_rx_mode` runs under, taken here with bottom halves off as the core
+            // does, and released below.
+            unsafe { bindings::netif_addr_lock_bh(self.as_raw()) };
+            let mode = RxMode { dev: &self.0 };
+            T::set_rx_mode(self, &mode);
+            // SAFETY: Taken above.
+            unsafe { bindings::netif_addr_unlock_bh(self.as_raw()) };
         }
     }
 
@@ -617,15 +669,6 @@ impl TxQueue {
         // queue from the instance that owns it.
         unsafe { bindings::netdev_tx_completed_queue(self.as_raw(), pkts, bytes) }
     }
-
-    /// Byte queue limits: forget everything in flight, after the ring was cleaned
-    /// (`netdev_tx_reset_queue()`). Under RTNL, with the interface down.
-    #[inline]
-    pub fn reset(&self, _rtnl: &Rtnl) {
-        // SAFETY: `self` is a valid queue (type invariant); RTNL serialises this with open and
-        // stop, between which no transmit or completion runs.
-        unsafe { bindings::netdev_tx_reset_queue(self.as_raw()) }
-    }
 }
 
 /// The transmit queue the stack locked for one [`Operations::start_xmit`] call (branded like
@@ -686,6 +729,12 @@ impl<T: Operations> IrqDevice<T> {
     pub fn napi(&self, index: usize) -> Option<&Napi<T::Poll>> {
         self.0.napi(index)
     }
+
+    /// The NAPI instances of the device, in order.
+    #[inline]
+    pub fn napis(&self) -> impl Iterator<Item = &Napi<T::Poll>> {
+        self.0.napis()
+    }
 }
 
 /// Settings applied to a net_device before it is registered.
@@ -714,9 +763,10 @@ pub struct Config<T: Operations> {
 
 /// A registered network device owning a `T` and its NAPI instances.
 ///
-/// Dropping it unregisters the device (running [`Operations::stop`] if it is up), disables the
-/// NAPI instances still enabled, frees the interrupt handlers, drops `T`, drops the NAPI
-/// instances (and their page pools) and frees the net_device, in that order.
+/// Dropping it unregisters the device (running [`Operations::stop`] if it is up and not
+/// detached), disables and drains the service work, disables the NAPI instances still enabled,
+/// frees the interrupt handlers, drops `T`, drops the NAPI instances (and their page pools)
+/// and frees the net_device, in that order.
 ///
 /// # Invariants
 ///
@@ -763,12 +813,16 @@ impl<T: Operations> Registration<T> {
     ///   map pages for `parent`. It must also be dropped before the module of `T` is unloaded.
     /// - Every line in `irqs` must be an interrupt of `parent` that stays allocated (e.g. an
     ///   MSI-X vector) until the registration is dropped, with no handler of ours yet.
+    ///   With `shared_irq` every line is requested `IRQF_SHARED` (an INTx line), and the
+    ///   handler also runs for interrupts of other devices.
+    #[allow(clippy::too_many_arguments)]
     pub unsafe fn new_with_lt<I>(
         parent: &device::Device<device::Bound>,
         txqs: u32,
         rxqs: u32,
         config: &Config<T>,
         irqs: &[u32],
+        shared_irq: bool,
         napis: u32,
         napi_init: &mut NapiInit<'_, T, I>,
         init: impl PinInit<T, Error>,
@@ -778,6 +832,8 @@ impl<T: Operations> Registration<T> {
     {
         const {
             assert!(core::mem::align_of::<Priv<T>>() <= bindings::NETDEV_ALIGN as usize);
+            // `tx_timeout` can only recover through the service work.
+            assert!(!T::HAS_TX_TIMEOUT || T::HAS_SERVICE);
         }
         if !irqs.is_empty() && !T::HAS_HANDLE_IRQ {
             return Err(EINVAL);
@@ -869,10 +925,12 @@ impl<T: Operations> Registration<T> {
             let mut this = core::mem::ManuallyDrop::new(this);
             let raw = this.dev.as_ptr();
             let lines = core::mem::take(&mut this.irqs);
-            // SAFETY: Nothing is registered: no callback ran, so no NAPI instance is enabled;
-            // the lines in `lines` were requested by us with their own addresses. Then nothing
-            // runs any more (the service work was never queued: that needs a registered
-            // device; disabling it makes sure) and the private data and the device can go.
+            // SAFETY: The device is not registered (or `register_netdev` failed and undid it):
+            // it was never opened, so no NAPI instance is enabled and the service work was
+            // never queued (disabling it makes sure); a notifier may have read statistics,
+            // which needs nothing freed here. The lines in `lines` were requested by us with
+            // their own addresses. Then nothing runs any more and the private data and the
+            // device can go.
             unsafe {
                 free_lines(&lines);
                 bindings::disable_delayed_work_sync(
@@ -896,7 +954,11 @@ impl<T: Operations> Registration<T> {
                 bindings::request_irq(
                     line.irq,
                     OpsTable::<T>::IRQ_HANDLER,
-                    0,
+                    if shared_irq {
+                        irq::Flags::SHARED.into_inner()
+                    } else {
+                        0
+                    },
                     config.irq_name.as_char_ptr(),
                     core::ptr::from_ref(line).cast_mut().cast(),
                 )
@@ -940,6 +1002,68 @@ impl<T: Operations> Registration<T> {
             return Err(fail(this, e));
         }
         Ok(this)
+    }
+
+    /// Detaches the interface for system sleep or shutdown (`netif_device_detach()`): the
+    /// stack stops using it, and if it is up, [`Operations::stop`] runs, as for `ip link set
+    /// down`, while it stays administratively up. Doing it twice stops it once.
+    ///
+    /// Takes RTNL and may sleep: calling it from atomic context or with RTNL held (e.g. from a
+    /// callback of this device) is a bug (it deadlocks), though not a memory-safety one.
+    pub fn detach(&self) {
+        let dev = self.device();
+        // SAFETY: `rtnl_lock()` has no memory-safety precondition (see the doc above for
+        // its context rules).
+        unsafe { bindings::rtnl_lock() };
+        {
+            // SAFETY: Held until after the token is dropped at the end of this block.
+            let mut rtnl = unsafe { Rtnl::assume_held() };
+            if dev.is_present() {
+                // SAFETY: The device is registered (type invariant); RTNL is held.
+                unsafe { bindings::netif_device_detach(dev.as_raw()) };
+                if dev.is_running() {
+                    if let Err(e) = stop_locked(dev, &mut rtnl) {
+                        pr_warn!("{}: stop before detach failed: {:?}\n", dev.name(), e);
+                    }
+                }
+            }
+        }
+        // SAFETY: Taken above; the token is gone.
+        unsafe { bindings::rtnl_unlock() };
+    }
+
+    /// Attaches the interface again after [`Registration::detach`]: if it is up,
+    /// [`Operations::open`] runs first, then the receive filters are programmed again; if
+    /// `open` fails the interface stays detached (it can still be taken down) and the error is
+    /// returned. Context rules as for [`Registration::detach`].
+    pub fn attach(&self) -> Result {
+        let dev = self.device();
+        // SAFETY: As in `detach`.
+        unsafe { bindings::rtnl_lock() };
+        let r = {
+            // SAFETY: Held until after the token is dropped at the end of this block.
+            let mut rtnl = unsafe { Rtnl::assume_held() };
+            let mut r = Ok(());
+            if !dev.is_present() {
+                if dev.is_running() {
+                    r = T::open(dev, &mut rtnl);
+                }
+                if r.is_ok() {
+                    // SAFETY: The device is registered (type invariant); RTNL is held. This
+                    // also wakes the queues and restarts the stack's TX watchdog if it is up.
+                    unsafe { bindings::netif_device_attach(dev.as_raw()) };
+                    if dev.is_running() {
+                        // Filter changes made while detached were not passed on.
+                        dev.sync_rx_mode(&rtnl);
+                        dev.kick_service();
+                    }
+                }
+            }
+            r
+        };
+        // SAFETY: Taken above; the token is gone.
+        unsafe { bindings::rtnl_unlock() };
+        r
     }
 
     /// The registered device.
@@ -1012,7 +1136,8 @@ unsafe extern "C" fn service_callback<T: Operations>(work: *mut bindings::work_s
     unsafe { bindings::rtnl_lock() };
     // Up means registered and opened, and not yet stopped: `__dev_close_many()` clears the
     // flag before `ndo_stop`, and unregistering closes the device first, both under RTNL.
-    if dev.is_running() {
+    // Present means not detached for system sleep or shutdown, when the device is stopped.
+    if dev.is_running() && dev.is_present() {
         // SAFETY: We hold RTNL until after the token is dropped at the end of this block.
         let mut rtnl = unsafe { Rtnl::assume_held() };
         if let Some(next) = T::service(dev, &mut rtnl) {
@@ -1022,6 +1147,18 @@ unsafe extern "C" fn service_callback<T: Operations>(work: *mut bindings::work_s
     }
     // SAFETY: Taken above; the token is gone.
     unsafe { bindings::rtnl_unlock() };
+}
+
+/// Stops transmitting, then calls [`Operations::stop`].
+fn stop_locked<T: Operations>(dev: &Device<T>, rtnl: &mut Rtnl) -> Result {
+    // Stopped queues keep `start_xmit` away, also for callers that bypass the qdisc layer
+    // (netpoll, pktgen): they check the queue state under its lock.
+    dev.tx_disable(rtnl);
+    let r = T::stop(dev, rtnl);
+    // A TX completion that ran before the driver disabled its polls may have woken a queue;
+    // on the `ndo_stop` path the core has deactivated the qdiscs, but not on `detach`.
+    dev.tx_disable(rtnl);
+    r
 }
 
 /// Frees the handlers of `lines`, waiting for running ones to finish.
@@ -1061,18 +1198,19 @@ impl<T: Operations> Drop for Registration<T> {
         let raw = self.dev.as_ptr();
         // SAFETY: `raw` is registered (type invariant); this unregisters it once.
         unsafe { bindings::unregister_netdev(raw) };
-        for napi in self.device().napis() {
-            // SAFETY: After `unregister_netdev` no callback runs any more, so no `Rtnl` token
-            // for this device exists and nothing else reaches the `enabled` flags.
-            unsafe { napi.disable_unregistered() };
-        }
-        // SAFETY: Our lines, requested with their own addresses as cookies (type invariant).
-        unsafe { free_lines(&self.irqs) };
         // SAFETY: The work is initialised (`Priv` invariant). Disabling makes every later
         // queueing a no-op and waits for a running instance, which sees the device down and
         // does not call the driver. `unregister_netdev` returned, so we do not hold the RTNL
         // lock the work takes.
         unsafe { bindings::disable_delayed_work_sync(self.device().priv_ref().service.get()) };
+        for napi in self.device().napis() {
+            // SAFETY: After `unregister_netdev` no callback runs any more and the service work
+            // is drained, so no `Rtnl` token for this device exists and nothing else reaches
+            // the `enabled` flags.
+            unsafe { napi.disable_unregistered() };
+        }
+        // SAFETY: Our lines, requested with their own addresses as cookies (type invariant).
+        unsafe { free_lines(&self.irqs) };
         // SAFETY: No callback, no poll, no interrupt handler and no service work runs any more,
         // so the private data (`T`, then the NAPI instances with their pools) can be dropped,
         // then the device freed.
@@ -1158,10 +1296,12 @@ impl<T: Operations> OpsTable<T> {
         from_result(|| {
             // SAFETY: As in `open`: registered for `T`, and `ndo_stop` runs under RTNL.
             let (dev, mut rtnl) = unsafe { (Device::<T>::from_raw(dev), Rtnl::assume_held()) };
-            // Make "no start_xmit during or after stop" true even for callers that bypass the
-            // qdisc layer (netpoll, pktgen): they check the queue state under its lock.
-            dev.tx_disable(&rtnl);
-            T::stop(dev, &mut rtnl)?;
+            // Not present: `Registration::detach` (the only one to detach it) already stopped
+            // it, so the driver sees one stop per open.
+            if !dev.is_present() {
+                return Ok(0);
+            }
+            stop_locked(dev, &mut rtnl)?;
             Ok(0)
         })
     }

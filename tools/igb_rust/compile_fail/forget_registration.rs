@@ -54,6 +54,7 @@ fn leak<'a>(
         1,
         config,
         &[],
+        false,
         0,
         &mut |_| Err::<Instance<Result<NoPoll<Net<'a>>, Error>, ()>, _>(EINVAL),
         Ok::<_, Error>(Net {

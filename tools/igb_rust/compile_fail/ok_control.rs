@@ -139,7 +139,6 @@ impl netdev::pci::Driver for Drv {
         registrar.register(
             1,
             1,
-            0,
             &config,
             0,
             &mut |_| Err::<Instance<Result<NoPoll<Net<'bound>>, Error>, ()>, _>(EINVAL),

@@ -46,6 +46,22 @@ pub trait Driver {
     fn registered(pdev: &pci::Device<Core<'_>>, dev: &Device<Self::Net<'_>>) {
         let _ = (pdev, dev);
     }
+
+    /// System sleep and shutdown: called after the interface was detached (and stopped, if it
+    /// was up), before the PCI core powers the function down; e.g. to power the PHY down or
+    /// hand the device to its firmware. Errors are ignored at shutdown.
+    fn suspend(pdev: &pci::Device<Core<'_>>, dev: &Device<Self::Net<'_>>) -> Result {
+        let _ = (pdev, dev);
+        Ok(())
+    }
+
+    /// System sleep: called once the function is powered up again, before the interface is
+    /// attached (and opened, if it was up); e.g. to reset the device, whose state may be lost.
+    /// On error the interface stays detached.
+    fn resume(pdev: &pci::Device<Core<'_>>, dev: &Device<Self::Net<'_>>) -> Result {
+        let _ = (pdev, dev);
+        Ok(())
+    }
 }
 
 /// The PCI driver data of an [`Adapter`]: the registration, then the vectors its interrupt
@@ -63,23 +79,63 @@ pub struct NetData<'bound, T: Operations> {
 pub struct Registrar<'bound, 's, T: Operations> {
     pdev: &'bound pci::Device<Bound>,
     slot: &'s mut Option<NetData<'bound, T>>,
+    vectors: Option<pci::IrqVectorRegistration<'bound>>,
+}
+
+/// The interrupts [`Registrar::alloc_irqs`] obtained for a function.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Interrupts {
+    /// This many MSI-X vectors: handler vector `i` is MSI-X vector `i`.
+    MsiX(u32),
+    /// One MSI vector: handler vector 0.
+    Msi,
+    /// The legacy INTx line: handler vector 0. Other devices may share the line, so the
+    /// handler must return [`IrqReturn::None`](crate::irq::IrqReturn::None) for an interrupt
+    /// its device did not raise.
+    Intx,
 }
 
 /// Proof that [`Registrar::register`] succeeded.
 pub struct Registered(());
 
 impl<'bound, T: Operations + 'bound> Registrar<'bound, '_, T> {
-    /// Allocates `msix_vectors` MSI-X vectors (none if 0), then allocates the interface with
-    /// `napis` NAPI instances made by `napi_init(i)`, initialises its private data with
-    /// `init`, requests one handler per vector (calling [`Operations::handle_irq`] with the
-    /// vector's index) and registers the interface with `config`. Everything is undone when
-    /// the function is unbound.
-    #[allow(clippy::too_many_arguments)]
+    /// Allocates the function's interrupts: between `min_msix` and `max_msix` MSI-X vectors;
+    /// if the function or the system cannot give that many, one MSI vector; failing that, the
+    /// INTx line. [`Registrar::register`] then requests a handler on each. Fails with `EBUSY`
+    /// if called again.
+    pub fn alloc_irqs(&mut self, min_msix: u32, max_msix: u32) -> Result<Interrupts> {
+        if self.vectors.is_some() {
+            return Err(EBUSY);
+        }
+        if min_msix == 0 || min_msix > max_msix {
+            return Err(EINVAL);
+        }
+        let msix = pci::IrqTypes::default().with(pci::IrqType::MsiX);
+        let single = pci::IrqTypes::default()
+            .with(pci::IrqType::Msi)
+            .with(pci::IrqType::Intx);
+        let v = match self.pdev.alloc_irq_vectors(min_msix, max_msix, msix) {
+            Ok(v) => v,
+            Err(_) => self.pdev.alloc_irq_vectors(1, 1, single)?,
+        };
+        let got = match v.irq_type() {
+            pci::IrqType::MsiX => Interrupts::MsiX(v.len().try_into()?),
+            pci::IrqType::Msi => Interrupts::Msi,
+            pci::IrqType::Intx => Interrupts::Intx,
+        };
+        self.vectors = Some(v);
+        Ok(got)
+    }
+
+    /// Allocates the interface with `napis` NAPI instances made by `napi_init(i)`, initialises
+    /// its private data with `init`, requests a handler on each interrupt from
+    /// [`Registrar::alloc_irqs`] (calling [`Operations::handle_irq`] with the vector's index)
+    /// and registers the interface with `config`. Everything is undone when the function is
+    /// unbound.
     pub fn register<I>(
         self,
         txqs: u32,
         rxqs: u32,
-        msix_vectors: u32,
         config: &Config<T>,
         napis: u32,
         napi_init: &mut NapiInit<'_, T, I>,
@@ -88,26 +144,22 @@ impl<'bound, T: Operations + 'bound> Registrar<'bound, '_, T> {
     where
         I: PinInit<T::Poll, Error>,
     {
-        let vectors = match msix_vectors {
-            0 => None,
-            n => Some(self.pdev.alloc_irq_vectors(
-                n,
-                n,
-                pci::IrqTypes::default().with(pci::IrqType::MsiX),
-            )?),
-        };
-        let mut irqs = KVec::with_capacity(msix_vectors as usize, GFP_KERNEL)?;
+        let vectors = self.vectors;
+        let mut irqs = KVec::new();
+        let mut shared = false;
         if let Some(v) = &vectors {
+            irqs.reserve(v.len(), GFP_KERNEL)?;
             for i in 0..v.len() {
                 irqs.push(IrqRequest::from(v.index(i)?).irq(), GFP_KERNEL)?;
             }
+            shared = matches!(v.irq_type(), pci::IrqType::Intx);
         }
         // SAFETY: The registration goes into `self.slot`, which `Adapter::probe` turns into the
         // PCI driver data of `pdev`: the PCI core keeps that pinned and drops it when the
         // function is unbound, before anything of `'bound` ends and before the driver's module
-        // can go, and never forgets it; the driver has no access to it. The lines are MSI-X
-        // vectors of `pdev`, kept allocated by `vectors`, which `NetData` drops after the
-        // registration.
+        // can go, and never forgets it; the driver has no access to it. The lines are the
+        // interrupt vectors of `pdev` (MSI-X, MSI or INTx, requested shared only if INTx),
+        // kept allocated by `vectors`, which `NetData` drops after the registration.
         let reg = unsafe {
             Registration::new_with_lt(
                 self.pdev.as_ref(),
@@ -115,6 +167,7 @@ impl<'bound, T: Operations + 'bound> Registrar<'bound, '_, T> {
                 rxqs,
                 config,
                 &irqs,
+                shared,
                 napis,
                 napi_init,
                 init,
@@ -137,6 +190,9 @@ impl<D: Driver> pci::Driver for Adapter<D> {
     type IdInfo = D::IdInfo;
     type Data<'bound> = NetData<'bound, D::Net<'bound>>;
 
+    const HAS_SHUTDOWN: bool = true;
+    const HAS_PM: bool = true;
+
     const ID_TABLE: pci::IdTable<Self::IdInfo> = D::ID_TABLE;
 
     fn probe<'bound>(
@@ -151,10 +207,39 @@ impl<D: Driver> pci::Driver for Adapter<D> {
             Registrar {
                 pdev: bound,
                 slot: &mut slot,
+                vectors: None,
             },
         )?;
         let data = slot.ok_or(EINVAL)?;
         D::registered(pdev, data.reg.device());
         Ok(data)
+    }
+
+    fn shutdown<'bound>(pdev: &'bound pci::Device<Core<'_>>, this: Pin<&Self::Data<'bound>>) {
+        // Stops DMA and interrupts of an interface that is up; the interface stays
+        // registered and detached until the system goes down.
+        this.reg.detach();
+        let _ = D::suspend(pdev, this.reg.device());
+    }
+
+    fn suspend<'bound>(
+        pdev: &'bound pci::Device<Core<'_>>,
+        this: Pin<&Self::Data<'bound>>,
+    ) -> Result {
+        this.reg.detach();
+        let r = D::suspend(pdev, this.reg.device());
+        if r.is_err() {
+            // The PM core will not resume a device whose suspend failed: leave it usable.
+            let _ = this.reg.attach();
+        }
+        r
+    }
+
+    fn resume<'bound>(
+        pdev: &'bound pci::Device<Core<'_>>,
+        this: Pin<&Self::Data<'bound>>,
+    ) -> Result {
+        D::resume(pdev, this.reg.device())?;
+        this.reg.attach()
     }
 }
