@@ -7,7 +7,8 @@
 # The guest suite runs on the debug kernel (scripts/kconfig/debug.config:
 # KASAN, lockdep, UBSAN, DMA-API debugging, ...); the page_pool benchmark
 # with swiotlb and the bench harness run on the production kernel, which
-# `make bench` uses.
+# `make bench` uses; a last debug boot with pci=nomsi runs the INTx tests.
+# TESTS="a b" runs only those guest parts (TESTS=intx: only the INTx boot).
 #   CHECK_KERNELS="debug production"   run the guest suite on both kernels
 #                                      (default: debug)
 set -uo pipefail
@@ -88,7 +89,9 @@ fi
 # --- the suite in the guest -------------------------------------------------
 gp=0
 gf=0
-for kv in $CHECK_KERNELS; do
+main_kernels=$CHECK_KERNELS
+[ "${TESTS:-}" = intx ] && main_kernels=""	# intx.sh needs its own boot (below)
+for kv in $main_kernels; do
 	case $kv in
 	debug) variant=debug; sfx="";;
 	production) variant=""; sfx="-production";;
@@ -131,6 +134,24 @@ if [ -z "${TESTS:-}" ] || [ "${TESTS:-}" = ppbench ]; then
 		echo "not ok - swiotlb guest ran to completion (rc=$src)"
 	fi
 	timing swiotlb
+fi
+# --- without MSI-X: one INTx line (pci=nomsi), on the debug kernel ---------
+if [ -z "${TESTS:-}" ] || [ "${TESTS:-}" = intx ]; then
+	IOUT=$RES/guest-intx
+	mkdir -p "$IOUT"
+	case " $CHECK_KERNELS " in *" debug "*) iv=debug;; *) iv="";; esac
+	KVARIANT=$iv VM_RWDIR=$RES VM_QMP_DIR=$IOUT/qmp bash "$REPO/scripts/vm.sh" --timeout 900 \
+		--log "$RES/console-intx.log" --append "pci=nomsi" -- \
+		env OUT="$IOUT" TESTS=intx bash "$REPO/tools/igb_rust/check.sh"
+	irc=$?
+	grep -E '^(not )?ok |^#' "$IOUT/tap.txt" 2>/dev/null | sed 's/^/intx: /'
+	gp=$((gp + $(grep -c '^ok ' "$IOUT/tap.txt" 2>/dev/null || true)))
+	gf=$((gf + $(grep -c '^not ok ' "$IOUT/tap.txt" 2>/dev/null || true)))
+	if [ $irc -ne 0 ] || ! grep -q '^1\.\.' "$IOUT/tap.txt" 2>/dev/null; then
+		gf=$((gf + 1))
+		echo "not ok - INTx guest ran to completion (rc=$irc)"
+	fi
+	timing intx
 fi
 # --- the benchmark harness, once, tiny (benchmarks are not tests) ---------
 if [ -z "${TESTS:-}" ] || [ "${TESTS:-}" = bench ]; then

@@ -391,8 +391,19 @@ cycles_under_traffic() {
 		udevadm settle -t 10 2>/dev/null
 		dev=$(netdev_of "$DUT")
 		[ -n "$dev" ] || { echo "cycle $i: no interface"; break; }
-		ip link set "$dev" up || { echo "cycle $i: link up"; break; }
-		wait_carrier "$dev" 1 || { echo "cycle $i: no carrier"; break; }
+		# A rename may also land between the lookup and this command.
+		ip link set "$dev" up 2>/dev/null ||
+			{ udevadm settle -t 10 2>/dev/null; dev=$(netdev_of "$DUT"); ip link set "$dev" up; } ||
+			{ echo "cycle $i: link up"; break; }
+		# By the PCI device, not the name: on a loaded machine udev may
+		# rename the interface only now, while it is up.
+		for _ in $(seq 1 300); do
+			[ "$(cat /sys/bus/pci/devices/$DUT/net/*/carrier 2>/dev/null)" = 1 ] && break
+			sleep 0.1
+		done
+		dev=$(netdev_of "$DUT")
+		[ "$(cat /sys/class/net/$dev/carrier 2>/dev/null)" = 1 ] ||
+			{ echo "cycle $i: no carrier on $dev after 30 s"; break; }
 		# Frames of the flood arrive: the peer's static ARP entry sends
 		# them to the DUT's MAC, although the DUT holds no address here.
 		rx=0

@@ -104,6 +104,12 @@ pub(crate) fn reset(bar: &Bar0<'_>) -> Result {
     Ok(())
 }
 
+/// Tells manageability firmware whether the driver owns the device (CTRL_EXT.DRV_LOAD): set
+/// while the driver runs it, clear once it lets go (remove, suspend, shutdown).
+pub(crate) fn set_driver_loaded(bar: &Bar0<'_>, loaded: bool) {
+    bar.update(regs::CTRL_EXT, |c| c.with_drv_load(loaded));
+}
+
 /// Reads one 16-bit word of the NVM through EERD.
 pub(crate) fn read_nvm_word(bar: &Bar0<'_>, word: u16) -> Result<u16> {
     let cmd = regs::EERD::zeroed()

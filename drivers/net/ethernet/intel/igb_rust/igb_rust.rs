@@ -8,7 +8,7 @@
 
 use kernel::{
     device::Core,
-    net::netdev::{self, Config},
+    net::netdev::{self, pci::Interrupts, Config},
     pci,
     prelude::*,
     sync::Arc,
@@ -110,8 +110,29 @@ impl netdev::pci::Driver for IgbDriver {
         }
         hw::set_rar0(&bar, &perm_addr)?;
 
-        let nq = netdev::num_online_cpus().clamp(1, MAX_QUEUES);
-        let hw = Arc::new(Hw { bar, pdev }, GFP_KERNEL)?;
+        // Vector 0 for link and other causes, one per queue pair (at most 8), each with its
+        // NAPI instance. With fewer MSI-X vectors, fewer queue pairs; without MSI-X, one MSI
+        // or INTx interrupt for everything and one queue pair.
+        let want = netdev::num_online_cpus().clamp(1, MAX_QUEUES);
+        let mut registrar = registrar;
+        let irqs = registrar
+            .alloc_irqs(2, want + 1)
+            .inspect_err(|e| dev_err!(pdev, "no interrupt: {:?}\n", e))?;
+        let (nq, msix, kind) = match irqs {
+            Interrupts::MsiX(n) => (n - 1, true, "fewer MSI-X"),
+            Interrupts::Msi => (1, false, "MSI"),
+            Interrupts::Intx => (1, false, "INTx"),
+        };
+        if irqs != Interrupts::MsiX(want + 1) {
+            dev_info!(
+                pdev,
+                "{} interrupts instead of {} MSI-X vectors: {} queue pair(s)\n",
+                kind,
+                want + 1,
+                nq
+            );
+        }
+        let hw = Arc::new(Hw { bar, pdev, msix }, GFP_KERNEL)?;
         let config = Config {
             ethtool: Some(kernel::net::ethtool::table::<IgbNet<'bound>>()),
             mac: perm_addr.0,
@@ -124,20 +145,35 @@ impl netdev::pci::Driver for IgbDriver {
             irq_name: c"igb_rust",
             stats_count: net::stats_count(nq),
         };
-        // Vector 0 for link and other causes, one per queue pair (`nq` is at most 8), each
-        // with its NAPI instance.
-        let vectors = nq + 1;
-        registrar
+        let registered = registrar
             .register(
                 nq,
                 nq,
-                vectors,
                 &config,
-                vectors,
+                nq + 1,
                 &mut |i| queue::vector_instance(&hw, i),
                 IgbNet::new(hw.clone(), nq as u16, perm_addr),
             )
-            .inspect_err(|e| dev_err!(pdev, "cannot register the interface: {:?}\n", e))
+            .inspect_err(|e| dev_err!(pdev, "cannot register the interface: {:?}\n", e))?;
+        // Ours from now on (`open` sets it again after each MAC reset; remove clears it).
+        hw::set_driver_loaded(&hw.bar, true);
+        Ok(registered)
+    }
+
+    fn suspend(_pdev: &pci::Device<Core<'_>>, dev: &netdev::Device<IgbNet<'_>>) -> Result {
+        // Stopped already, if it was up: hand the device back to the firmware.
+        hw::set_driver_loaded(&dev.data().hw.bar, false);
+        Ok(())
+    }
+
+    fn resume(pdev: &pci::Device<Core<'_>>, dev: &netdev::Device<IgbNet<'_>>) -> Result {
+        // Back from a low power state the MAC may hold power-on values: start from a reset,
+        // as at probe. Opening the interface again programs everything else.
+        let bar = &dev.data().hw.bar;
+        hw::reset(bar)
+            .inspect_err(|e| dev_err!(pdev, "MAC reset on resume did not complete: {:?}\n", e))?;
+        hw::set_driver_loaded(bar, true);
+        Ok(())
     }
 
     fn registered(pdev: &pci::Device<Core<'_>>, dev: &netdev::Device<IgbNet<'_>>) {

@@ -136,9 +136,21 @@ impl<'bound> IgbNet<'bound> {
         }? Error)
     }
 
-    /// Routes every cause to its vector and sets throttling (MSI-X mode).
+    /// Routes every cause to its vector and sets throttling.
     fn configure_interrupts(&self, dev: &netdev::Device<Self>) -> Result {
         let bar = &self.hw.bar;
+        if !self.hw.msix {
+            // One interrupt for everything: the causes in ICR tell the vectors apart.
+            bar.write_reg(regs::GPIE::zeroed().with_nsicr(true));
+            let eitr = regs::EITR::try_at(0).ok_or(EINVAL)?;
+            bar.try_write(
+                eitr,
+                regs::EITR::zeroed()
+                    .with_cnt_ignr(true)
+                    .try_with_interval(DEFAULT_EITR >> 2)?,
+            )?;
+            return Ok(());
+        }
         // GPIE first: the E-registers are masked differently in MSI-X mode.
         bar.write_reg(
             regs::GPIE::zeroed()
@@ -185,8 +197,13 @@ impl<'bound> IgbNet<'bound> {
     fn enable_interrupts(&self, dev: &netdev::Device<Self>) {
         let bar = &self.hw.bar;
         let _ = bar.read(regs::ICR);
-        bar.write_reg(regs::EIMS::zeroed().with_mask(all_eims(dev)));
-        bar.write_reg(regs::IMS::zeroed().with_lsc(true));
+        if self.hw.msix {
+            bar.write_reg(regs::EIMS::zeroed().with_mask(all_eims(dev)));
+            bar.write_reg(regs::IMS::zeroed().with_lsc(true));
+        } else {
+            // Each vector's `eims` holds its causes here.
+            bar.write_reg(regs::IMS::zeroed().with_mask(all_eims(dev)));
+        }
     }
 
     fn configure_rss(&self) -> Result {
@@ -359,6 +376,7 @@ impl<'bound> IgbNet<'bound> {
         let bar = &self.hw.bar;
         // `stop` resets the MAC, which reloads receive address 0 from the NVM.
         hw::set_rar0(bar, &MacAddr(dev.dev_addr()))?;
+        hw::set_driver_loaded(bar, true);
         self.hw_stats.thaw();
         self.configure_interrupts(dev)?;
         // Read-modify-write: the other bits keep their reset values.
@@ -425,7 +443,10 @@ impl<'bound> IgbNet<'bound> {
         self.resets.add(1, Relaxed);
         self.tear_down(dev, rtnl);
         self.bring_up(dev, rtnl)
-            .inspect_err(|_| self.tear_down(dev, rtnl))
+            .inspect_err(|_| self.tear_down(dev, rtnl))?;
+        // The MAC reset cleared the promiscuous bits and the multicast table.
+        dev.sync_rx_mode(rtnl);
+        Ok(())
     }
 
     /// Checks the device once per [`WATCHDOG_PERIOD`] and recovers it when needed; also runs
@@ -469,9 +490,15 @@ impl<'bound> IgbNet<'bound> {
         // Fire every queue vector: a lost interrupt, or an RX ring that refills could not
         // fill, gets its poll.
         let queues = queue_vectors(dev).fold(0, |m, (_, v)| m | v.eims);
-        self.hw
-            .bar
-            .write_reg(regs::EICS::zeroed().with_mask(queues));
+        if self.hw.msix {
+            self.hw
+                .bar
+                .write_reg(regs::EICS::zeroed().with_mask(queues));
+        } else {
+            self.hw
+                .bar
+                .write_reg(regs::ICS::zeroed().with_causes(queues));
+        }
     }
 
     fn tear_down(&self, dev: &netdev::Device<Self>, rtnl: &mut Rtnl) {
@@ -493,10 +520,9 @@ impl<'bound> IgbNet<'bound> {
             });
             v.data().tx.lock().clear();
         }
-        for q in 0..u32::from(self.nq) {
-            if let Some(txq) = dev.tx_queue(q) {
-                txq.reset(rtnl);
-            }
+        // Every poll is disabled above, so this cannot fail.
+        if let Err(e) = dev.reset_tx_queues(rtnl) {
+            dev_warn!(self.hw.pdev, "byte queue limits not reset: {:?}\n", e);
         }
     }
 }
@@ -533,6 +559,10 @@ impl<'bound> netdev::Operations for IgbNet<'bound> {
     }
 
     fn handle_irq(dev: &IrqDevice<Self>, vector: u32) -> IrqReturn {
+        let hw = &dev.data().hw;
+        if !hw.msix {
+            return queue::handle_single_irq(hw, dev.napis());
+        }
         match dev.napi(vector as usize) {
             Some(v) => queue::handle_irq(v),
             None => IrqReturn::None,
@@ -626,6 +656,7 @@ impl PinnedDrop for IgbNet<'_> {
         if hw::reset(&self.hw.bar).is_err() {
             dev_warn!(self.hw.pdev, "MAC reset on teardown timed out\n");
         }
+        hw::set_driver_loaded(&self.hw.bar, false);
         dev_info!(self.hw.pdev, "removed ({})\n", self.perm_addr);
     }
 }
@@ -641,17 +672,21 @@ impl<'bound> ethtool::Operations for IgbNet<'bound> {
 
     fn get_channels(dev: &netdev::Device<Self>) -> Channels {
         let nq = u32::from(dev.data().nq);
+        // The link has a vector of its own only with MSI-X.
+        let other = u32::from(dev.data().hw.msix);
         Channels {
             max_combined: nq,
             combined_count: nq,
-            max_other: 1,
-            other_count: 1,
+            max_other: other,
+            other_count: other,
         }
     }
 
     fn set_channels(dev: &netdev::Device<Self>, channels: Channels) -> Result {
         // The queue count is fixed at probe: only the current layout is accepted.
-        if channels.combined_count == u32::from(dev.data().nq) && channels.other_count == 1 {
+        let now = Self::get_channels(dev);
+        if channels.combined_count == now.combined_count && channels.other_count == now.other_count
+        {
             Ok(())
         } else {
             Err(EINVAL)

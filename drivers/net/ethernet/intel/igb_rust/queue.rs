@@ -116,7 +116,19 @@ impl DescRing {
 pub(crate) struct Hw<'bound> {
     pub(crate) bar: Bar0<'bound>,
     pub(crate) pdev: &'bound kernel::pci::Device<kernel::device::Bound>,
+    /// One MSI-X vector per NAPI instance; otherwise a single MSI or INTx interrupt for all,
+    /// told apart by their ICR causes.
+    pub(crate) msix: bool,
 }
+
+/// ICR/IMS/IMC/ICS causes (single-interrupt mode): transmit descriptor written back.
+pub(crate) const ICR_TXDW: u32 = 1 << 0;
+/// Link status change.
+pub(crate) const ICR_LSC: u32 = 1 << 2;
+/// Receive descriptors below the minimum threshold.
+pub(crate) const ICR_RXDMT0: u32 = 1 << 4;
+/// Receive timer: frames were written back.
+pub(crate) const ICR_RXT0: u32 = 1 << 7;
 
 /// Per-queue counters, read by `get_stats64` and `ethtool -S` at any time.
 pub(crate) struct QueueStats {
@@ -196,8 +208,15 @@ pub(crate) fn vector_instance<'b>(
         offset: RX_HEADROOM,
         max_len: RX_BUF_LEN,
     });
+    // What masks, unmasks and fires the vector: its EIMS bit, or, with a single interrupt,
+    // its causes.
+    let mask = match (hw.msix, role) {
+        (true, _) => 1 << index,
+        (false, Role::Other) => ICR_LSC,
+        (false, Role::Queue(_)) => ICR_TXDW | ICR_RXDMT0 | ICR_RXT0,
+    };
     Ok(Instance {
-        data: VectorData::new(hw.clone(), role, 1 << index)?,
+        data: VectorData::new(hw.clone(), role, mask)?,
         state,
         pool,
     })
@@ -205,14 +224,41 @@ pub(crate) fn vector_instance<'b>(
 
 /// The interrupt handler of a vector: masks it and schedules its NAPI instance.
 pub(crate) fn handle_irq(napi: &Napi<VectorData<'_>>) -> IrqReturn {
-    let data = napi.data();
     // Mask this vector until the poll is done: EIAM is left clear, so the hardware does not
     // mask it on its own.
-    data.hw
-        .bar
-        .write_reg(regs::EIMC::zeroed().with_mask(data.eims));
+    napi.data().mask();
     napi.schedule();
     IrqReturn::Handled
+}
+
+/// The handler of the single MSI or INTx interrupt: reads (and so acknowledges) the causes,
+/// masks and schedules the instances they belong to. The INTx line may be shared: only an
+/// unmasked cause raises it, so an interrupt without one is someone else's.
+pub(crate) fn handle_single_irq<'a, 'b: 'a>(
+    hw: &Hw<'_>,
+    napis: impl Iterator<Item = &'a Napi<VectorData<'b>>>,
+) -> IrqReturn {
+    let enabled = hw.bar.read(regs::IMS).mask().get();
+    let causes = hw.bar.read(regs::ICR).causes().get();
+    // All ones: the function does not answer (powered down or gone), nothing to serve.
+    if causes == u32::MAX || enabled == u32::MAX {
+        return IrqReturn::None;
+    }
+    let mut ours = IrqReturn::None;
+    for napi in napis {
+        let mine = causes & napi.data().eims;
+        if mine == 0 {
+            continue;
+        }
+        if mine & enabled != 0 {
+            napi.data().mask();
+            ours = IrqReturn::Handled;
+        }
+        // A masked cause belongs to a poll that is running: reading ICR acknowledged it, so
+        // have that poll run once more (NAPI notes a schedule while it runs).
+        napi.schedule();
+    }
+    ours
 }
 
 /// Data of a vector shared between its interrupt handler, its poll and `start_xmit`.
@@ -220,7 +266,7 @@ pub(crate) fn handle_irq(napi: &Napi<VectorData<'_>>) -> IrqReturn {
 pub(crate) struct VectorData<'bound> {
     pub(crate) hw: Arc<Hw<'bound>>,
     pub(crate) role: Role,
-    /// EIMS/EIMC/EICS bit of this vector.
+    /// EIMS/EIMC/EICS bit of this vector, or with a single interrupt its IMS/IMC/ICS causes.
     pub(crate) eims: u32,
     pub(crate) stats: QueueStats,
     /// What the watchdog saw last: the TX packets completed so far if frames were pending,
@@ -407,8 +453,11 @@ impl<'bound> Poll for VectorData<'bound> {
         match self.role {
             Role::Other => {
                 // With GPIE.NSICR, reading ICR acknowledges every cause. The only one enabled
-                // is a link status change, which the watchdog handles under RTNL.
-                let _ = self.hw.bar.read(regs::ICR);
+                // for this vector is a link status change, which the watchdog handles under
+                // RTNL. With a single interrupt the handler read ICR already.
+                if self.hw.msix {
+                    let _ = self.hw.bar.read(regs::ICR);
+                }
                 dev.data().link_event.store(1, Relaxed);
                 dev.kick_service();
                 0
@@ -428,9 +477,15 @@ impl<'bound> Poll for VectorData<'bound> {
     }
 
     fn rearm(&self) {
-        self.hw
-            .bar
-            .write_reg(regs::EIMS::zeroed().with_mask(self.eims));
+        if self.hw.msix {
+            self.hw
+                .bar
+                .write_reg(regs::EIMS::zeroed().with_mask(self.eims));
+        } else {
+            self.hw
+                .bar
+                .write_reg(regs::IMS::zeroed().with_mask(self.eims));
+        }
     }
 }
 
@@ -449,6 +504,19 @@ impl<'bound> VectorData<'bound> {
             tx_watch: Atomic::new(NOT_PENDING),
             tx <- new_spinlock_irq!(tx, "igb_rust_tx"),
         }? Error))
+    }
+
+    /// Masks the vector's interrupt.
+    fn mask(&self) {
+        if self.hw.msix {
+            self.hw
+                .bar
+                .write_reg(regs::EIMC::zeroed().with_mask(self.eims));
+        } else {
+            self.hw
+                .bar
+                .write_reg(regs::IMC::zeroed().with_mask(self.eims));
+        }
     }
 
     /// Called by the watchdog once per period, after the queue vectors were kicked: whether

@@ -90,6 +90,11 @@ register! {
         31:0 causes;
     }
 
+    /// Interrupt Cause Set: raises the causes written.
+    pub(crate) ICS(u32) @ 0x00c8 {
+        31:0 causes;
+    }
+
     /// Interrupt Mask Set/Read.
     pub(crate) IMS(u32) @ 0x00d0 {
         /// Link status change.
