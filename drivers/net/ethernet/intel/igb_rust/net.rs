@@ -112,6 +112,17 @@ fn queue_vectors<'a, 'b>(
         .map(|(q, v)| (q as u16, v.data()))
 }
 
+/// Sets the interrupt throttling of vector `v` (EITR) to [`DEFAULT_EITR`].
+fn throttle(bar: &hw::Bar0<'_>, v: usize) -> Result {
+    let eitr = regs::EITR::try_at(v).ok_or(EINVAL)?;
+    bar.try_write(
+        eitr,
+        regs::EITR::zeroed()
+            .with_cnt_ignr(true)
+            .try_with_interval(DEFAULT_EITR >> 2)?,
+    )
+}
+
 fn all_eims(dev: &netdev::Device<IgbNet<'_>>) -> u32 {
     vectors(dev).fold(0, |m, v| m | v.data().eims)
 }
@@ -142,13 +153,7 @@ impl<'bound> IgbNet<'bound> {
         if !self.hw.msix {
             // One interrupt for everything: the causes in ICR tell the vectors apart.
             bar.write_reg(regs::GPIE::zeroed().with_nsicr(true));
-            let eitr = regs::EITR::try_at(0).ok_or(EINVAL)?;
-            bar.try_write(
-                eitr,
-                regs::EITR::zeroed()
-                    .with_cnt_ignr(true)
-                    .try_with_interval(DEFAULT_EITR >> 2)?,
-            )?;
+            throttle(bar, 0)?;
             return Ok(());
         }
         // GPIE first: the E-registers are masked differently in MSI-X mode.
@@ -180,13 +185,7 @@ impl<'bound> IgbNet<'bound> {
                     .try_with_tx_hi(v)?
             };
             bar.try_write(row()?, new)?;
-            let eitr = regs::EITR::try_at(v as usize).ok_or(EINVAL)?;
-            bar.try_write(
-                eitr,
-                regs::EITR::zeroed()
-                    .with_cnt_ignr(true)
-                    .try_with_interval(DEFAULT_EITR >> 2)?,
-            )?;
+            throttle(bar, v as usize)?;
         }
         // Every vector, the "other" one included, clears its cause when it fires. A cause
         // left set would fire again each time the poll unmasks its vector: an interrupt storm.
