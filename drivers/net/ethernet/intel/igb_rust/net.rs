@@ -25,7 +25,7 @@ use kernel::{
 use crate::{
     hw::{self, MacAddr},
     hwstats::HwStats,
-    queue::{self, Hw, Role, VectorData, RING_SIZE, RX_BUF_LEN},
+    queue::{self, Hw, IrqOp, Role, VectorData, RING_SIZE, RX_BUF_LEN},
     regs,
 };
 
@@ -196,12 +196,10 @@ impl<'bound> IgbNet<'bound> {
     fn enable_interrupts(&self, dev: &netdev::Device<Self>) {
         let bar = &self.hw.bar;
         let _ = bar.read(regs::ICR);
+        self.hw.vector_irqs(IrqOp::Unmask, all_eims(dev));
         if self.hw.msix {
-            bar.write_reg(regs::EIMS::zeroed().with_mask(all_eims(dev)));
+            // The link cause, which reaches vector 0.
             bar.write_reg(regs::IMS::zeroed().with_lsc(true));
-        } else {
-            // Each vector's `eims` holds its causes here.
-            bar.write_reg(regs::IMS::zeroed().with_mask(all_eims(dev)));
         }
     }
 
@@ -489,15 +487,7 @@ impl<'bound> IgbNet<'bound> {
         // Fire every queue vector: a lost interrupt, or an RX ring that refills could not
         // fill, gets its poll.
         let queues = queue_vectors(dev).fold(0, |m, (_, v)| m | v.eims);
-        if self.hw.msix {
-            self.hw
-                .bar
-                .write_reg(regs::EICS::zeroed().with_mask(queues));
-        } else {
-            self.hw
-                .bar
-                .write_reg(regs::ICS::zeroed().with_causes(queues));
-        }
+        self.hw.vector_irqs(IrqOp::Fire, queues);
     }
 
     fn tear_down(&self, dev: &netdev::Device<Self>, rtnl: &mut Rtnl) {

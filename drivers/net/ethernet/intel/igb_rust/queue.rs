@@ -121,6 +121,31 @@ pub(crate) struct Hw<'bound> {
     pub(crate) msix: bool,
 }
 
+/// What [`Hw::vector_irqs`] does to the interrupts of some vectors.
+pub(crate) enum IrqOp {
+    Unmask,
+    Mask,
+    Fire,
+}
+
+impl Hw<'_> {
+    /// Unmasks, masks or fires the vectors whose bits (`VectorData::eims`) are in `bits`:
+    /// EIMS/EIMC/EICS with MSI-X; IMS/IMC/ICS, where the bits are causes, with a single
+    /// interrupt.
+    #[inline]
+    pub(crate) fn vector_irqs(&self, op: IrqOp, bits: u32) {
+        let bar = &self.bar;
+        match (self.msix, op) {
+            (true, IrqOp::Unmask) => bar.write_reg(regs::EIMS::zeroed().with_mask(bits)),
+            (true, IrqOp::Mask) => bar.write_reg(regs::EIMC::zeroed().with_mask(bits)),
+            (true, IrqOp::Fire) => bar.write_reg(regs::EICS::zeroed().with_mask(bits)),
+            (false, IrqOp::Unmask) => bar.write_reg(regs::IMS::zeroed().with_mask(bits)),
+            (false, IrqOp::Mask) => bar.write_reg(regs::IMC::zeroed().with_mask(bits)),
+            (false, IrqOp::Fire) => bar.write_reg(regs::ICS::zeroed().with_causes(bits)),
+        }
+    }
+}
+
 /// ICR/IMS/IMC/ICS causes (single-interrupt mode): transmit descriptor written back.
 pub(crate) const ICR_TXDW: u32 = 1 << 0;
 /// Link status change.
@@ -477,15 +502,7 @@ impl<'bound> Poll for VectorData<'bound> {
     }
 
     fn rearm(&self) {
-        if self.hw.msix {
-            self.hw
-                .bar
-                .write_reg(regs::EIMS::zeroed().with_mask(self.eims));
-        } else {
-            self.hw
-                .bar
-                .write_reg(regs::IMS::zeroed().with_mask(self.eims));
-        }
+        self.hw.vector_irqs(IrqOp::Unmask, self.eims);
     }
 }
 
@@ -508,15 +525,7 @@ impl<'bound> VectorData<'bound> {
 
     /// Masks the vector's interrupt.
     fn mask(&self) {
-        if self.hw.msix {
-            self.hw
-                .bar
-                .write_reg(regs::EIMC::zeroed().with_mask(self.eims));
-        } else {
-            self.hw
-                .bar
-                .write_reg(regs::IMC::zeroed().with_mask(self.eims));
-        }
+        self.hw.vector_irqs(IrqOp::Mask, self.eims);
     }
 
     /// Called by the watchdog once per period, after the queue vectors were kicked: whether
