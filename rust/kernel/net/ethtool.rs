@@ -179,6 +179,46 @@ pub const LINK_MODE_AUTONEG: u32 =
 /// Link mode bit: twisted pair.
 pub const LINK_MODE_TP: u32 = bindings::ethtool_link_mode_bit_indices_ETHTOOL_LINK_MODE_TP_BIT;
 
+/// Interrupt coalescing (`ethtool -c`/`-C`): the parameters this abstraction passes on. The
+/// ethtool core refuses requests that change any other (`EOPNOTSUPP`).
+#[derive(Default, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Coalesce {
+    /// Microseconds to wait after a receive before interrupting (`rx-usecs`).
+    pub rx_usecs: u32,
+    /// Microseconds to wait after a transmit completion before interrupting (`tx-usecs`).
+    pub tx_usecs: u32,
+}
+
+/// Flow control by pause frames (`ethtool -a`/`-A`).
+#[derive(Default, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Pause {
+    /// Negotiated with the link partner rather than forced.
+    pub autoneg: bool,
+    /// Honour received pause frames.
+    pub rx: bool,
+    /// Send pause frames when receive buffers fill.
+    pub tx: bool,
+}
+
+/// Pause frame counters (`ethtool -I -a`), write-only: a counter not set is reported as
+/// absent.
+#[repr(transparent)]
+pub struct PauseStats(bindings::ethtool_pause_stats);
+
+impl PauseStats {
+    /// Pause frames sent.
+    #[inline]
+    pub fn set_tx_frames(&mut self, v: u64) {
+        self.0.__bindgen_anon_1.stats.tx_pause_frames = v;
+    }
+
+    /// Pause frames received.
+    #[inline]
+    pub fn set_rx_frames(&mut self, v: u64) {
+        self.0.__bindgen_anon_1.stats.rx_pause_frames = v;
+    }
+}
+
 /// Writes statistics names, `GSTRING_LEN` bytes each, into the buffer the core sized from
 /// the device's statistics count. Names beyond that count are dropped.
 pub struct StringWriter<'a> {
@@ -291,7 +331,68 @@ pub trait Operations: netdev::Operations {
     fn get_ethtool_stats(_dev: &Device<Self>, _data: &mut [u64]) {
         build_error!(VTABLE_DEFAULT_ERROR)
     }
+
+    /// Interrupt coalescing (`ethtool -c`).
+    fn get_coalesce(_dev: &Device<Self>) -> Result<Coalesce> {
+        build_error!(VTABLE_DEFAULT_ERROR)
+    }
+
+    /// Changes interrupt coalescing (`ethtool -C`): `coalesce` holds the current values with
+    /// the user's changes applied. `EINVAL` for values the device cannot do, changing nothing.
+    fn set_coalesce(_dev: &Device<Self>, _coalesce: Coalesce) -> Result {
+        build_error!(VTABLE_DEFAULT_ERROR)
+    }
+
+    /// Number of 32-bit words of the register dump (`ethtool -d`); 0 for none.
+    const REGS_LEN: usize = 0;
+
+    /// Writes the register dump into `regs` ([`Operations::REGS_LEN`] words) and returns its
+    /// layout version. Must not read registers whose read has side effects (clear-on-read).
+    fn get_regs(_dev: &Device<Self>, _regs: &mut [u32]) -> u32 {
+        build_error!(VTABLE_DEFAULT_ERROR)
+    }
+
+    /// Pause frame settings (`ethtool -a`).
+    fn get_pauseparam(_dev: &Device<Self>) -> Pause {
+        build_error!(VTABLE_DEFAULT_ERROR)
+    }
+
+    /// Changes the pause frame settings (`ethtool -A`).
+    fn set_pauseparam(_dev: &Device<Self>, _pause: Pause) -> Result {
+        build_error!(VTABLE_DEFAULT_ERROR)
+    }
+
+    /// Pause frame counters (`ethtool -I -a`).
+    fn get_pause_stats(_dev: &Device<Self>, _stats: &mut PauseStats) {
+        build_error!(VTABLE_DEFAULT_ERROR)
+    }
+
+    /// Number of entries of the RSS indirection table (`ethtool -x`); 0 for none.
+    const RSS_INDIR_SIZE: u32 = 0;
+    /// Length in bytes of the RSS hash key; 0 for none.
+    const RSS_KEY_SIZE: u32 = 0;
+
+    /// Reads the RSS configuration (`ethtool -x`), Toeplitz hashing: the indirection table
+    /// ([`Operations::RSS_INDIR_SIZE`] entries) and the key ([`Operations::RSS_KEY_SIZE`]
+    /// bytes), each when asked for.
+    fn get_rxfh(
+        _dev: &Device<Self>,
+        _indir: Option<&mut [u32]>,
+        _key: Option<&mut [u8]>,
+    ) -> Result {
+        build_error!(VTABLE_DEFAULT_ERROR)
+    }
+
+    /// Changes the RSS configuration (`ethtool -X`): each of the indirection table and the key
+    /// when given. The core checked that every entry names an RX queue in use.
+    fn set_rxfh(_dev: &Device<Self>, _indir: Option<&[u32]>, _key: Option<&[u8]>) -> Result {
+        build_error!(VTABLE_DEFAULT_ERROR)
+    }
 }
+
+/// `ETHTOOL_COALESCE_RX_USECS | ETHTOOL_COALESCE_TX_USECS`: what [`Coalesce`] carries.
+const COALESCE_USECS: u32 =
+    bindings::ETHTOOL_COALESCE_RX_USECS | bindings::ETHTOOL_COALESCE_TX_USECS;
 
 /// The `ethtool_ops` table of `T`, for [`netdev::Config::ethtool`].
 pub struct Table<T: netdev::Operations>(&'static bindings::ethtool_ops, PhantomData<T>);
@@ -359,6 +460,71 @@ impl<T: Operations> Adapter<T> {
         },
         get_ethtool_stats: if T::HAS_GET_ETHTOOL_STATS {
             Some(Self::get_ethtool_stats)
+        } else {
+            None
+        },
+        supported_coalesce_params: if T::HAS_SET_COALESCE {
+            COALESCE_USECS
+        } else {
+            0
+        },
+        get_coalesce: if T::HAS_GET_COALESCE {
+            Some(Self::get_coalesce)
+        } else {
+            None
+        },
+        set_coalesce: if T::HAS_SET_COALESCE {
+            Some(Self::set_coalesce)
+        } else {
+            None
+        },
+        get_regs_len: if T::HAS_GET_REGS && T::REGS_LEN > 0 {
+            Some(Self::get_regs_len)
+        } else {
+            None
+        },
+        get_regs: if T::HAS_GET_REGS && T::REGS_LEN > 0 {
+            Some(Self::get_regs)
+        } else {
+            None
+        },
+        get_pauseparam: if T::HAS_GET_PAUSEPARAM {
+            Some(Self::get_pauseparam)
+        } else {
+            None
+        },
+        set_pauseparam: if T::HAS_SET_PAUSEPARAM {
+            Some(Self::set_pauseparam)
+        } else {
+            None
+        },
+        get_pause_stats: if T::HAS_GET_PAUSE_STATS {
+            Some(Self::get_pause_stats)
+        } else {
+            None
+        },
+        get_rx_ring_count: if T::HAS_GET_RXFH {
+            Some(Self::get_rx_ring_count)
+        } else {
+            None
+        },
+        get_rxfh_indir_size: if T::HAS_GET_RXFH && T::RSS_INDIR_SIZE > 0 {
+            Some(Self::get_rxfh_indir_size)
+        } else {
+            None
+        },
+        get_rxfh_key_size: if T::HAS_GET_RXFH && T::RSS_KEY_SIZE > 0 {
+            Some(Self::get_rxfh_key_size)
+        } else {
+            None
+        },
+        get_rxfh: if T::HAS_GET_RXFH {
+            Some(Self::get_rxfh)
+        } else {
+            None
+        },
+        set_rxfh: if T::HAS_SET_RXFH && T::HAS_GET_RXFH {
+            Some(Self::set_rxfh)
         } else {
             None
         },
@@ -577,5 +743,236 @@ impl<T: Operations> Adapter<T> {
         // SAFETY: The core allocated `n_stats` `u64`s at `data` (`ethtool_get_stats()`).
         let buf = unsafe { core::slice::from_raw_parts_mut(data, n) };
         T::get_ethtool_stats(d, buf);
+    }
+}
+
+impl<T: Operations> Adapter<T> {
+    /// # Safety
+    ///
+    /// Only the ethtool core calls this, for a net_device registered with this table and
+    /// with argument pointers valid for the call.
+    unsafe extern "C" fn get_coalesce(
+        dev: *mut bindings::net_device,
+        ec: *mut bindings::ethtool_coalesce,
+        _kec: *mut bindings::kernel_ethtool_coalesce,
+        _extack: *mut bindings::netlink_ext_ack,
+    ) -> c_int {
+        from_result(|| {
+            // SAFETY: The core calls us for a net_device with this table, as `Self::dev`
+            // requires, with `ec` valid and exclusive for the call.
+            let (d, ec) = unsafe { (Self::dev(dev), &mut *ec) };
+            let c = T::get_coalesce(d)?;
+            ec.rx_coalesce_usecs = c.rx_usecs;
+            ec.tx_coalesce_usecs = c.tx_usecs;
+            Ok(0)
+        })
+    }
+
+    /// # Safety
+    ///
+    /// As for `get_coalesce`.
+    unsafe extern "C" fn set_coalesce(
+        dev: *mut bindings::net_device,
+        ec: *mut bindings::ethtool_coalesce,
+        _kec: *mut bindings::kernel_ethtool_coalesce,
+        _extack: *mut bindings::netlink_ext_ack,
+    ) -> c_int {
+        from_result(|| {
+            // SAFETY: As in `get_coalesce`.
+            let (d, ec) = unsafe { (Self::dev(dev), &*ec) };
+            // The core refused changes to anything but `supported_coalesce_params`
+            // (`COALESCE_USECS`), so the rest of `ec` holds nothing the driver must act on.
+            T::set_coalesce(
+                d,
+                Coalesce {
+                    rx_usecs: ec.rx_coalesce_usecs,
+                    tx_usecs: ec.tx_coalesce_usecs,
+                },
+            )?;
+            Ok(0)
+        })
+    }
+
+    /// # Safety
+    ///
+    /// Only the ethtool core calls this, for a net_device registered with this table.
+    unsafe extern "C" fn get_regs_len(_dev: *mut bindings::net_device) -> c_int {
+        // Fixed, so every caller sizes its buffer the same (see `get_regs`).
+        c_int::try_from(T::REGS_LEN * 4).unwrap_or(0)
+    }
+
+    /// # Safety
+    ///
+    /// Only the ethtool core calls this, for a net_device registered with this table and
+    /// with argument pointers valid for the call.
+    unsafe extern "C" fn get_regs(
+        dev: *mut bindings::net_device,
+        regs: *mut bindings::ethtool_regs,
+        data: *mut c_void,
+    ) {
+        if T::REGS_LEN * 4 > c_int::MAX as usize {
+            return;
+        }
+        // SAFETY: The core calls us for a net_device with this table, with `regs` valid and
+        // exclusive for the call.
+        let (d, regs) = unsafe { (Self::dev(dev), &mut *regs) };
+        // SAFETY: Every caller (the `ETHTOOL_GREGS` ioctl, DSA's conduit hooks) allocates
+        // `data` with the length `get_regs_len` returned, `REGS_LEN * 4` bytes (it fits in a
+        // `c_int`, checked above), and `vzalloc`/`kmalloc` align it for `u32`.
+        let buf = unsafe { core::slice::from_raw_parts_mut(data.cast::<u32>(), T::REGS_LEN) };
+        regs.version = T::get_regs(d, buf);
+    }
+
+    /// # Safety
+    ///
+    /// Only the ethtool core calls this, for a net_device registered with this table and
+    /// with argument pointers valid for the call.
+    unsafe extern "C" fn get_pauseparam(
+        dev: *mut bindings::net_device,
+        pp: *mut bindings::ethtool_pauseparam,
+    ) {
+        // SAFETY: The core calls us for a net_device with this table, with `pp` valid and
+        // exclusive for the call.
+        let (d, pp) = unsafe { (Self::dev(dev), &mut *pp) };
+        let p = T::get_pauseparam(d);
+        pp.autoneg = u32::from(p.autoneg);
+        pp.rx_pause = u32::from(p.rx);
+        pp.tx_pause = u32::from(p.tx);
+    }
+
+    /// # Safety
+    ///
+    /// As for `get_pauseparam`.
+    unsafe extern "C" fn set_pauseparam(
+        dev: *mut bindings::net_device,
+        pp: *mut bindings::ethtool_pauseparam,
+    ) -> c_int {
+        from_result(|| {
+            // SAFETY: As in `get_pauseparam`.
+            let (d, pp) = unsafe { (Self::dev(dev), &*pp) };
+            T::set_pauseparam(
+                d,
+                Pause {
+                    autoneg: pp.autoneg != 0,
+                    rx: pp.rx_pause != 0,
+                    tx: pp.tx_pause != 0,
+                },
+            )?;
+            Ok(0)
+        })
+    }
+
+    /// # Safety
+    ///
+    /// As for `get_pauseparam`; the core initialised every counter of `stats` to "not set".
+    unsafe extern "C" fn get_pause_stats(
+        dev: *mut bindings::net_device,
+        stats: *mut bindings::ethtool_pause_stats,
+    ) {
+        // SAFETY: The core calls us for a net_device with this table; `stats` is initialised
+        // (`ethtool_stats_init()`) and exclusive for the call; `PauseStats` is a transparent
+        // wrapper.
+        let (d, stats) = unsafe { (Self::dev(dev), &mut *stats.cast::<PauseStats>()) };
+        T::get_pause_stats(d, stats);
+    }
+
+    /// # Safety
+    ///
+    /// Only the ethtool core calls this, for a net_device registered with this table.
+    unsafe extern "C" fn get_rx_ring_count(dev: *mut bindings::net_device) -> u32 {
+        // SAFETY: The core calls us for a valid net_device; `real_num_rx_queues` changes only
+        // under RTNL, which the core holds for ethtool requests.
+        unsafe { (*dev).real_num_rx_queues }
+    }
+
+    /// # Safety
+    ///
+    /// Only the ethtool core calls this.
+    unsafe extern "C" fn get_rxfh_indir_size(_dev: *mut bindings::net_device) -> u32 {
+        T::RSS_INDIR_SIZE
+    }
+
+    /// # Safety
+    ///
+    /// Only the ethtool core calls this.
+    unsafe extern "C" fn get_rxfh_key_size(_dev: *mut bindings::net_device) -> u32 {
+        T::RSS_KEY_SIZE
+    }
+
+    /// The indirection table and key of `rxfh`, as slices.
+    ///
+    /// # Safety
+    ///
+    /// `rxfh.indir`, when not NULL, must point to `rxfh.indir_size` `u32`s, and `rxfh.key`,
+    /// when not NULL, to `rxfh.key_size` bytes, valid and not otherwise used for `'a`.
+    unsafe fn rxfh_slices<'a>(
+        rxfh: &bindings::ethtool_rxfh_param,
+    ) -> Result<(Option<&'a mut [u32]>, Option<&'a mut [u8]>)> {
+        let indir = if rxfh.indir.is_null() {
+            None
+        } else if rxfh.indir_size != T::RSS_INDIR_SIZE {
+            return Err(EINVAL);
+        } else {
+            // SAFETY: Per the safety requirements.
+            Some(unsafe { core::slice::from_raw_parts_mut(rxfh.indir, rxfh.indir_size as usize) })
+        };
+        let key = if rxfh.key.is_null() {
+            None
+        } else if rxfh.key_size != T::RSS_KEY_SIZE {
+            return Err(EINVAL);
+        } else {
+            // SAFETY: Per the safety requirements.
+            Some(unsafe { core::slice::from_raw_parts_mut(rxfh.key, rxfh.key_size as usize) })
+        };
+        Ok((indir, key))
+    }
+
+    /// # Safety
+    ///
+    /// Only the ethtool core calls this, for a net_device registered with this table and
+    /// with argument pointers valid for the call.
+    unsafe extern "C" fn get_rxfh(
+        dev: *mut bindings::net_device,
+        rxfh: *mut bindings::ethtool_rxfh_param,
+    ) -> c_int {
+        from_result(|| {
+            // SAFETY: The core calls us for a net_device with this table, with `rxfh` valid
+            // and exclusive for the call.
+            let (d, rxfh) = unsafe { (Self::dev(dev), &mut *rxfh) };
+            // SAFETY: Every caller (ioctl and netlink) allocates `indir` and `key`, when it
+            // asks for them, with the sizes it stores in `indir_size` and `key_size`, for the
+            // call; `rxfh_slices` checks those against the sizes this table reports.
+            let (indir, key) = unsafe { Self::rxfh_slices(rxfh) }?;
+            T::get_rxfh(d, indir, key)?;
+            rxfh.hfunc = bindings::ETH_RSS_HASH_TOP as u8;
+            Ok(0)
+        })
+    }
+
+    /// # Safety
+    ///
+    /// As for `get_rxfh`.
+    unsafe extern "C" fn set_rxfh(
+        dev: *mut bindings::net_device,
+        rxfh: *mut bindings::ethtool_rxfh_param,
+        _extack: *mut bindings::netlink_ext_ack,
+    ) -> c_int {
+        from_result(|| {
+            // SAFETY: As in `get_rxfh`.
+            let (d, rxfh) = unsafe { (Self::dev(dev), &*rxfh) };
+            // Only Toeplitz, no input transformation, no additional contexts.
+            let hfunc = u32::from(rxfh.hfunc);
+            if hfunc != bindings::ETH_RSS_HASH_NO_CHANGE && hfunc != bindings::ETH_RSS_HASH_TOP {
+                return Err(EOPNOTSUPP);
+            }
+            let xfrm = u32::from(rxfh.input_xfrm);
+            if (xfrm != bindings::RXH_XFRM_NO_CHANGE && xfrm != 0) || rxfh.rss_context != 0 {
+                return Err(EOPNOTSUPP);
+            }
+            // SAFETY: As in `get_rxfh`: the core sized both arrays for the call.
+            let (indir, key) = unsafe { Self::rxfh_slices(rxfh) }?;
+            T::set_rxfh(d, indir.map(|s| &*s), key.map(|s| &*s))?;
+            Ok(0)
+        })
     }
 }
