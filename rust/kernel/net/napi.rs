@@ -113,6 +113,13 @@ pub struct Instance<I, S> {
     pub state: S,
     /// The page pool it owns, if any, bound to it and created for the device's parent.
     pub pool: Option<PoolParams>,
+    /// The queue pair it polls, if any: RX and TX queue of this index are linked to the
+    /// instance while it is enabled (netdev netlink `queue-get`). Must be below both queue
+    /// counts the device is allocated with.
+    pub queue: Option<u32>,
+    /// The interrupt line that schedules it, as an index into the lines given to the
+    /// registration (netdev netlink `napi-get`).
+    pub irq: Option<u32>,
 }
 
 /// The receive half of a poll with a non-zero budget: the poll-owned state, the receive
@@ -251,6 +258,8 @@ struct NapiCore {
 ///   exclusive access while the device is not registered.
 /// - `pool`, once set, is bound to `core.inner` (`page_pool_params.napi`) and is destroyed
 ///   before the instance is deleted.
+/// - `queue`, if set, is below the RX and TX queue counts the device was allocated with; the
+///   queues of that index point at `core.inner` exactly while the instance is enabled.
 #[repr(C)]
 #[pin_data(PinnedDrop)]
 pub struct Napi<P: Poll> {
@@ -261,6 +270,10 @@ pub struct Napi<P: Poll> {
     /// Set once, before the device is registered; destroyed on drop before the instance is
     /// deleted, while it is disabled.
     pool: UnsafeCell<Option<RxPool<'static>>>,
+    /// The queue pair linked to the instance while it is enabled.
+    queue: Option<u32>,
+    /// Index of the interrupt line that schedules it.
+    irq_line: Option<u32>,
     #[pin]
     _pin: PhantomPinned,
 }
@@ -280,12 +293,15 @@ impl<P: Poll> Napi<P> {
     /// # Safety
     ///
     /// `dev` must be a net_device allocated for `P::Owner` by [`netdev::Registration`], not
-    /// registered yet, which drops the instance before it frees the device.
+    /// registered yet, which drops the instance before it frees the device. `queue`, if set,
+    /// must be below the RX and TX queue counts `dev` was allocated with.
     #[inline]
     pub(crate) unsafe fn new(
         dev: *mut bindings::net_device,
         data: impl PinInit<P, Error>,
         state: P::State,
+        queue: Option<u32>,
+        irq_line: Option<u32>,
     ) -> impl PinInit<Self, Error> {
         const { assert!(core::mem::offset_of!(Self, core) == 0) };
         try_pin_init!(&this in Self {
@@ -297,6 +313,8 @@ impl<P: Poll> Napi<P> {
             data <- data,
             state: UnsafeCell::new(state),
             pool: UnsafeCell::new(None),
+            queue,
+            irq_line,
             _pin: PhantomPinned,
             _: {
                 // SAFETY: Every other field is initialised, so a poll could run right away.
@@ -376,7 +394,64 @@ impl<P: Poll> Napi<P> {
             // SAFETY: `inner` is added (type invariant) and disabled (`enabled` is false).
             unsafe { bindings::napi_enable(self.raw()) };
             *en = true;
+            // SAFETY: RTNL is held, which `netif_queue_set_napi` needs for a device without
+            // instance-locked ops; the instance is enabled.
+            unsafe { self.link_queues(true) };
         }
+    }
+
+    /// Points the RX and TX queue of `queue` at this instance, or at nothing.
+    ///
+    /// # Safety
+    ///
+    /// RTNL must be held or the device unregistered; with `on`, the instance must stay enabled
+    /// until this is called again without.
+    #[inline]
+    unsafe fn link_queues(&self, on: bool) {
+        let Some(q) = self.queue else { return };
+        let napi = if on {
+            self.raw()
+        } else {
+            core::ptr::null_mut()
+        };
+        // SAFETY: `inner` is added, so its `dev` is the device, still allocated (it outlives
+        // its instances).
+        let dev = unsafe { (*self.raw()).dev };
+        // SAFETY: `q` is below both queue counts of `dev` (type invariant); locking per the
+        // safety requirements; `napi` is NULL or an added instance of `dev`.
+        unsafe {
+            bindings::netif_queue_set_napi(
+                dev,
+                q,
+                bindings::netdev_queue_type_NETDEV_QUEUE_TYPE_RX,
+                napi,
+            );
+            bindings::netif_queue_set_napi(
+                dev,
+                q,
+                bindings::netdev_queue_type_NETDEV_QUEUE_TYPE_TX,
+                napi,
+            );
+        }
+    }
+
+    /// Index of the interrupt line that schedules this instance.
+    #[inline]
+    pub(crate) fn irq_line(&self) -> Option<u32> {
+        self.irq_line
+    }
+
+    /// Records the interrupt number that schedules this instance, or none (-1), for netdev
+    /// netlink (`netif_napi_set_irq_locked()`).
+    ///
+    /// # Safety
+    ///
+    /// The device must be unregistered (not visible to netlink or other users), and `irq`
+    /// requested for it (or -1).
+    #[inline]
+    pub(crate) unsafe fn set_irq(&self, irq: c_int) {
+        // SAFETY: `inner` is added; an unregistered device needs no instance lock.
+        unsafe { bindings::netif_napi_set_irq_locked(self.raw(), irq) };
     }
 
     /// Disables polling, waiting for a running poll to finish. Idempotent.
@@ -385,6 +460,8 @@ impl<P: Poll> Napi<P> {
         // SAFETY: RTNL is held (`_rtnl`), which serialises every access to `enabled`.
         let en = unsafe { &mut *self.core.enabled.get() };
         if *en {
+            // SAFETY: RTNL is held (`_rtnl`).
+            unsafe { self.link_queues(false) };
             // SAFETY: `inner` is added and enabled; only one disable runs at a time (RTNL).
             unsafe { bindings::napi_disable(self.raw()) };
             *en = false;
@@ -473,6 +550,8 @@ impl<P: Poll> PinnedDrop for Napi<P> {
     fn drop(self: Pin<&mut Self>) {
         // SAFETY: `&mut self` excludes every other access to `enabled`.
         if unsafe { *self.core.enabled.get() } {
+            // SAFETY: Only the registration drops instances, after unregistering the device.
+            unsafe { self.link_queues(false) };
             // SAFETY: `inner` is added and enabled.
             unsafe { bindings::napi_disable(self.raw()) };
         }
@@ -498,6 +577,8 @@ impl<P: Poll> Napi<P> {
         // SAFETY: Exclusive access to `enabled` per the safety requirements.
         let en = unsafe { &mut *self.core.enabled.get() };
         if *en {
+            // SAFETY: The device is unregistered (safety requirement).
+            unsafe { self.link_queues(false) };
             // SAFETY: The instance is added and enabled.
             unsafe { bindings::napi_disable(self.raw()) };
             *en = false;

@@ -221,6 +221,106 @@ pub trait Operations: Sized + Send + Sync {
     fn service(_dev: &Device<Self>, _rtnl: &mut Rtnl) -> Option<Delta> {
         build_error!(VTABLE_DEFAULT_ERROR)
     }
+
+    /// Counters of RX queue `index` (`netdev_stat_ops.get_queue_stats_rx`, netlink
+    /// `qstats-get`). `index` is below the number of RX queues in use. The driver sets the
+    /// counters it keeps; those it leaves alone are reported as absent. Runs under RTNL.
+    #[inline]
+    fn queue_stats_rx(_dev: &Device<Self>, _index: u32, _stats: &mut QueueStatsRx) {
+        build_error!(VTABLE_DEFAULT_ERROR)
+    }
+
+    /// Counters of TX queue `index` (`netdev_stat_ops.get_queue_stats_tx`), as for
+    /// [`Operations::queue_stats_rx`].
+    #[inline]
+    fn queue_stats_tx(_dev: &Device<Self>, _index: u32, _stats: &mut QueueStatsTx) {
+        build_error!(VTABLE_DEFAULT_ERROR)
+    }
+
+    /// What the device counted outside the queues in use (`get_base_stats`): events of queues
+    /// that no longer exist, or of no queue. The device-wide figure of a counter is this plus
+    /// the sum over the queues, and only counters set here are reported device-wide: set each
+    /// counter the queues report, to 0 if the queues hold the whole history.
+    #[inline]
+    fn base_stats(_dev: &Device<Self>, _rx: &mut QueueStatsRx, _tx: &mut QueueStatsTx) {
+        build_error!(VTABLE_DEFAULT_ERROR)
+    }
+}
+
+/// Receive counters of one queue, or of a whole device (`struct netdev_queue_stats_rx`).
+///
+/// Write-only: a counter that is not set is reported as absent.
+#[repr(transparent)]
+pub struct QueueStatsRx(bindings::netdev_queue_stats_rx);
+
+impl QueueStatsRx {
+    /// Frames received.
+    #[inline]
+    pub fn set_packets(&mut self, v: u64) {
+        self.0.packets = v;
+    }
+
+    /// Bytes received.
+    #[inline]
+    pub fn set_bytes(&mut self, v: u64) {
+        self.0.bytes = v;
+    }
+
+    /// Times a receive buffer could not be allocated.
+    #[inline]
+    pub fn set_alloc_fail(&mut self, v: u64) {
+        self.0.alloc_fail = v;
+    }
+
+    /// Frames the device dropped.
+    #[inline]
+    pub fn set_hw_drops(&mut self, v: u64) {
+        self.0.hw_drops = v;
+    }
+
+    /// Frames whose checksum the device verified (`CHECKSUM_UNNECESSARY`).
+    #[inline]
+    pub fn set_csum_unnecessary(&mut self, v: u64) {
+        self.0.csum_unnecessary = v;
+    }
+}
+
+/// Transmit counters of one queue, or of a whole device (`struct netdev_queue_stats_tx`).
+///
+/// Write-only: a counter that is not set is reported as absent.
+#[repr(transparent)]
+pub struct QueueStatsTx(bindings::netdev_queue_stats_tx);
+
+impl QueueStatsTx {
+    /// Frames sent.
+    #[inline]
+    pub fn set_packets(&mut self, v: u64) {
+        self.0.packets = v;
+    }
+
+    /// Bytes sent.
+    #[inline]
+    pub fn set_bytes(&mut self, v: u64) {
+        self.0.bytes = v;
+    }
+
+    /// Frames handed to the device for segmentation (TSO).
+    #[inline]
+    pub fn set_hw_gso_packets(&mut self, v: u64) {
+        self.0.hw_gso_packets = v;
+    }
+
+    /// Times the driver stopped the queue.
+    #[inline]
+    pub fn set_stop(&mut self, v: u64) {
+        self.0.stop = v;
+    }
+
+    /// Times the driver woke the queue.
+    #[inline]
+    pub fn set_wake(&mut self, v: u64) {
+        self.0.wake = v;
+    }
 }
 
 /// Proof that the RTNL lock is held.
@@ -851,10 +951,16 @@ impl<T: Operations> Registration<T> {
         // The NAPI instances come first: `T` and the interrupt handlers may use them.
         for i in 0..napis {
             let made = napi_init(i).and_then(|inst| {
+                if inst.queue.is_some_and(|q| q >= txqs || q >= rxqs) {
+                    return Err(EINVAL);
+                }
                 // SAFETY: `raw` is allocated for `T` and not registered; the instances are
-                // dropped by `Priv<T>`, which is dropped before the device is freed.
-                let napi =
-                    KBox::pin_init(unsafe { Napi::new(raw, inst.data, inst.state) }, GFP_KERNEL)?;
+                // dropped by `Priv<T>`, which is dropped before the device is freed; `queue` was
+                // checked against both queue counts `raw` was allocated with.
+                let napi = KBox::pin_init(
+                    unsafe { Napi::new(raw, inst.data, inst.state, inst.queue, inst.irq) },
+                    GFP_KERNEL,
+                )?;
                 if let Some(params) = &inst.pool {
                     // SAFETY: Nothing else reaches the instance yet; it is dropped before the
                     // registration, which is dropped before `parent` is unbound (safety
@@ -932,6 +1038,7 @@ impl<T: Operations> Registration<T> {
             // their own addresses. Then nothing runs any more and the private data and the
             // device can go.
             unsafe {
+                forget_napi_irqs::<T>(raw);
                 free_lines(&lines);
                 bindings::disable_delayed_work_sync(
                     (*bindings::netdev_priv(raw).cast::<Priv<T>>())
@@ -969,6 +1076,12 @@ impl<T: Operations> Registration<T> {
                 return Err(fail(this, e));
             }
         }
+        for napi in this.device().napis() {
+            if let Some(line) = napi.irq_line().and_then(|i| this.irqs.get(i as usize)) {
+                // SAFETY: The device is not registered yet; `line.irq` is requested for it.
+                unsafe { napi.set_irq(line.irq as c_int) };
+            }
+        }
 
         if !is_valid_ether_addr(&config.mac) {
             return Err(fail(this, EADDRNOTAVAIL));
@@ -978,6 +1091,9 @@ impl<T: Operations> Registration<T> {
             (*raw).netdev_ops = &OpsTable::<T>::VTABLE;
             if let Some(t) = &config.ethtool {
                 (*raw).ethtool_ops = t.as_raw();
+            }
+            if T::HAS_QUEUE_STATS_RX || T::HAS_QUEUE_STATS_TX || T::HAS_BASE_STATS {
+                (*raw).stat_ops = &StatOps::<T>::VTABLE;
             }
             (*raw).min_mtu = config.min_mtu;
             (*raw).max_mtu = config.max_mtu;
@@ -1166,6 +1282,21 @@ fn stop_locked<T: Operations>(dev: &Device<T>, rtnl: &mut Rtnl) -> Result {
 /// # Safety
 ///
 /// Each line must have been requested with its own address as the cookie, and not freed yet.
+/// Tells the NAPI instances of `raw` that no interrupt schedules them any more.
+///
+/// # Safety
+///
+/// `raw` must be an unregistered net_device allocated by [`Registration`] for `T`, with its
+/// private data initialised.
+unsafe fn forget_napi_irqs<T: Operations>(raw: *mut bindings::net_device) {
+    // SAFETY: Initialised private data (safety requirement).
+    let dev = unsafe { Device::<T>::from_raw(raw) };
+    for napi in dev.napis() {
+        // SAFETY: The device is unregistered (safety requirement).
+        unsafe { napi.set_irq(-1) };
+    }
+}
+
 unsafe fn free_lines(lines: &[IrqLine]) {
     for line in lines {
         // SAFETY: Requested with this cookie (safety requirement); `free_irq` waits for a
@@ -1209,8 +1340,12 @@ impl<T: Operations> Drop for Registration<T> {
             // the `enabled` flags.
             unsafe { napi.disable_unregistered() };
         }
-        // SAFETY: Our lines, requested with their own addresses as cookies (type invariant).
-        unsafe { free_lines(&self.irqs) };
+        // SAFETY: The device is unregistered; our lines, requested with their own addresses as
+        // cookies (type invariant).
+        unsafe {
+            forget_napi_irqs::<T>(raw);
+            free_lines(&self.irqs)
+        };
         // SAFETY: No callback, no poll, no interrupt handler and no service work runs any more,
         // so the private data (`T`, then the NAPI instances with their pools) can be dropped,
         // then the device freed.
@@ -1448,6 +1583,73 @@ impl<T: Operations> OpsTable<T> {
         // invariants), and moving out needs the owned value.
         let skb = core::mem::ManuallyDrop::new(unsafe { SkBuff::from_raw(skb) });
         T::features_check(dev, &skb, features) & features
+    }
+}
+
+/// The `netdev_stat_ops` of `T`.
+struct StatOps<T: Operations>(PhantomData<T>);
+
+impl<T: Operations> StatOps<T> {
+    const VTABLE: bindings::netdev_stat_ops = bindings::netdev_stat_ops {
+        get_queue_stats_rx: if T::HAS_QUEUE_STATS_RX {
+            Some(Self::queue_stats_rx)
+        } else {
+            None
+        },
+        get_queue_stats_tx: if T::HAS_QUEUE_STATS_TX {
+            Some(Self::queue_stats_tx)
+        } else {
+            None
+        },
+        get_base_stats: if T::HAS_BASE_STATS {
+            Some(Self::base_stats)
+        } else {
+            None
+        },
+    };
+
+    /// # Safety
+    ///
+    /// `dev` must be a net_device registered by [`Registration`] for `T`; `stats` must be valid
+    /// for writes and initialised.
+    unsafe extern "C" fn queue_stats_rx(
+        dev: *mut bindings::net_device,
+        idx: c_int,
+        stats: *mut bindings::netdev_queue_stats_rx,
+    ) {
+        // SAFETY: `dev` was registered for `T` (safety requirement). The core fills `stats`
+        // with 0xff ("not reported") before the call, and it is exclusively ours for the call;
+        // `QueueStatsRx` is a transparent wrapper.
+        let (dev, stats) = unsafe { (Device::<T>::from_raw(dev), &mut *stats.cast()) };
+        T::queue_stats_rx(dev, idx as u32, stats);
+    }
+
+    /// # Safety
+    ///
+    /// As for `queue_stats_rx`.
+    unsafe extern "C" fn queue_stats_tx(
+        dev: *mut bindings::net_device,
+        idx: c_int,
+        stats: *mut bindings::netdev_queue_stats_tx,
+    ) {
+        // SAFETY: As in `queue_stats_rx`: registered for `T`, `stats` initialised by the core
+        // and exclusive for the call.
+        let (dev, stats) = unsafe { (Device::<T>::from_raw(dev), &mut *stats.cast()) };
+        T::queue_stats_tx(dev, idx as u32, stats);
+    }
+
+    /// # Safety
+    ///
+    /// As for `queue_stats_rx`, for both `rx` and `tx`.
+    unsafe extern "C" fn base_stats(
+        dev: *mut bindings::net_device,
+        rx: *mut bindings::netdev_queue_stats_rx,
+        tx: *mut bindings::netdev_queue_stats_tx,
+    ) {
+        // SAFETY: As in `queue_stats_rx`; `rx` and `tx` are two distinct structures.
+        let (dev, rx, tx) =
+            unsafe { (Device::<T>::from_raw(dev), &mut *rx.cast(), &mut *tx.cast()) };
+        T::base_stats(dev, rx, tx);
     }
 }
 
