@@ -24,7 +24,7 @@ if [ "${IGB_RUST_KVARIANT:-}" = debug ]; then
 	fi
 fi
 
-for t in ${TESTS:-boot probe datapath board copybreak selftests stress ppbench}; do
+for t in ${TESTS:-boot probe datapath board copybreak ethtool selftests stress ppbench}; do
 	run_part "$t"
 done
 

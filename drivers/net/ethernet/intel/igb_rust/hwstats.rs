@@ -166,6 +166,16 @@ impl HwStats {
         }
     }
 
+    /// Pause frames received and sent (XON and XOFF), since probe.
+    pub(crate) fn pause_frames(&self, bar: &Bar0<'_>) -> (u64, u64) {
+        const XONRXC: usize = at("rx_flow_control_xon");
+        const XOFFRXC: usize = at("rx_flow_control_xoff");
+        const XONTXC: usize = at("tx_flow_control_xon");
+        const XOFFTXC: usize = at("tx_flow_control_xoff");
+        let v = self.update(bar);
+        (v[XONRXC] + v[XOFFRXC], v[XONTXC] + v[XOFFTXC])
+    }
+
     /// Adds the hardware's view to interface statistics built from the rings.
     pub(crate) fn fill(&self, bar: &Bar0<'_>, s: &mut Stats64) {
         // Indices resolved at compile time: a misspelt name does not build.

@@ -8,16 +8,21 @@ use kernel::{
     irq::IrqReturn,
     net::{
         ethtool::{
-            self, Channels, DrvInfo, LinkSettings, Ringparam, StringSet, StringWriter, Tunable,
+            self, Channels, Coalesce, DrvInfo, LinkSettings, Pause, PauseStats, Ringparam,
+            StringSet, StringWriter, Tunable,
         },
         napi::Napi,
-        netdev::{self, IrqDevice, MacAddress, Rtnl, RxMode, Stats64, TxRequest, XmitQueue},
+        netdev::{
+            self, IrqDevice, MacAddress, QueueStatsRx, QueueStatsTx, Rtnl, RxMode, Stats64,
+            TxRequest, XmitQueue,
+        },
         skb::{SkBuff, TxChecksum},
     },
+    new_mutex,
     prelude::*,
     sync::{
         atomic::{Atomic, Relaxed},
-        Arc,
+        Arc, Mutex,
     },
     time::Delta,
 };
@@ -68,6 +73,105 @@ const DEVICE_STATS: [&str; 3] = ["tx_timeout_count", "tx_hang_count", "reset_cou
 /// interrupts/s on hardware; QEMU's model waits 663 us). Measured with `make bench`: fewer
 /// interrupts per packet than 196 (20k/s), same packet rate.
 const DEFAULT_EITR: u32 = 648;
+/// [`DEFAULT_EITR`] as `ethtool -c` shows it: the interval field counts whole microseconds.
+const DEFAULT_ITR_USECS: u32 = DEFAULT_EITR >> 2;
+/// Largest `rx-usecs`/`tx-usecs`: the 13-bit interval field of EITR.
+const MAX_ITR_USECS: u32 = (1 << 13) - 1;
+
+/// Entries of the RSS redirection table (RETA).
+const RSS_INDIR_LEN: usize = 128;
+/// Bytes of the RSS hash key (RSSRK).
+const RSS_KEY_LEN: usize = 40;
+
+/// Pause frames honoured (`ethtool -A rx`).
+const PAUSE_RX: u32 = 1 << 0;
+/// Pause frames sent (`ethtool -A tx`).
+const PAUSE_TX: u32 = 1 << 1;
+/// Pause time sent in XOFF frames, in slot times: the longest, as the C driver uses.
+const PAUSE_TIME: u32 = 0xffff;
+
+/// The RSS configuration, kept across resets and `ip link set down`.
+struct Rss {
+    key: [u8; RSS_KEY_LEN],
+    /// Queue of each hash bucket.
+    indir: [u8; RSS_INDIR_LEN],
+}
+
+impl Rss {
+    /// A random key and the buckets spread round-robin over `nq` queues, as the ethtool core's
+    /// default table (`ethtool_rxfh_indir_default()`).
+    fn new(nq: u16) -> Self {
+        let mut key = [0u8; RSS_KEY_LEN];
+        netdev::rss_key_fill(&mut key);
+        let mut indir = [0u8; RSS_INDIR_LEN];
+        let mut q = 0u16;
+        for e in indir.iter_mut() {
+            *e = q as u8;
+            q += 1;
+            if q >= nq {
+                q = 0;
+            }
+        }
+        Rss { key, indir }
+    }
+}
+
+/// Registers in the `ethtool -d` dump (layout version 1), none of them cleared by a read: the
+/// general and interrupt registers, the receive and transmit setup, then for queues 0..7 the
+/// receive ring registers (RDBAL, RDBAH, RDLEN, SRRCTL, RDH, RDT, RXDCTL) and the transmit ring
+/// registers (TDBAL, TDBAH, TDLEN, TDH, TDT, TXDCTL), then RETA[0..32] and RSSRK[0..10].
+const REG_DUMP: [u32; REG_DUMP_LEN] = reg_dump();
+const REG_DUMP_FIXED: [u32; 36] = [
+    0x0000, 0x0008, 0x0018, 0x0020, 0x0028, 0x002c, 0x0030, 0x0170, // CTRL .. FCTTV
+    0x00d0, 0x1514, 0x1524, 0x152c, 0x1530, // IMS, GPIE, EIMS, EIAC, EIAM
+    0x0100, 0x0400, 0x0410, 0x5000, 0x5004, 0x5008, 0x5818, // RCTL .. MRQC
+    0x2160, 0x2168, 0x2404, 0x3404, 0x5400, 0x5404, // FCRTL .. RAH0
+    0x1680, 0x1684, 0x1688, 0x168c, 0x1690, 0x1694, 0x1698, 0x169c, 0x16a0, // EITR0..8
+    0x1740, // IVAR_MISC
+];
+const REG_DUMP_RXQ: [u32; 7] = [0xc000, 0xc004, 0xc008, 0xc00c, 0xc010, 0xc018, 0xc028];
+const REG_DUMP_TXQ: [u32; 6] = [0xe000, 0xe004, 0xe008, 0xe010, 0xe018, 0xe028];
+const REG_DUMP_LEN: usize =
+    REG_DUMP_FIXED.len() + 8 * (REG_DUMP_RXQ.len() + REG_DUMP_TXQ.len()) + 32 + 10;
+
+const fn reg_dump() -> [u32; REG_DUMP_LEN] {
+    let mut out = [0u32; REG_DUMP_LEN];
+    let mut n = 0;
+    let mut i = 0;
+    while i < REG_DUMP_FIXED.len() {
+        out[n] = REG_DUMP_FIXED[i];
+        n += 1;
+        i += 1;
+    }
+    let mut q = 0;
+    while q < 8 {
+        i = 0;
+        while i < REG_DUMP_RXQ.len() {
+            out[n] = REG_DUMP_RXQ[i] + 0x40 * q;
+            n += 1;
+            i += 1;
+        }
+        i = 0;
+        while i < REG_DUMP_TXQ.len() {
+            out[n] = REG_DUMP_TXQ[i] + 0x40 * q;
+            n += 1;
+            i += 1;
+        }
+        q += 1;
+    }
+    // RETA, then RSSRK.
+    i = 0;
+    while i < 32 + 10 {
+        out[n] = if i < 32 {
+            0x5c00 + 4 * i as u32
+        } else {
+            0x5c80 + 4 * (i - 32) as u32
+        };
+        n += 1;
+        i += 1;
+    }
+    out
+}
 
 /// The driver's private data of its net_device.
 #[pin_data(PinnedDrop)]
@@ -92,6 +196,13 @@ pub(crate) struct IgbNet<'bound> {
     tx_hangs: Atomic<u64>,
     /// Resets done to recover.
     resets: Atomic<u64>,
+    /// Interrupt throttling of the queue vectors, in microseconds (`rx-usecs`).
+    itr_usecs: Atomic<u32>,
+    /// Pause frame settings: [`PAUSE_RX`], [`PAUSE_TX`].
+    pause: Atomic<u32>,
+    /// RSS key and redirection table (`ethtool -x`/`-X`).
+    #[pin]
+    rss: Mutex<Rss>,
 }
 
 /// The NAPI instances of the device: vector 0 for other causes, vector `q + 1` for queue
@@ -112,14 +223,14 @@ fn queue_vectors<'a, 'b>(
         .map(|(q, v)| (q as u16, v.data()))
 }
 
-/// Sets the interrupt throttling of vector `v` (EITR) to [`DEFAULT_EITR`].
-fn throttle(bar: &hw::Bar0<'_>, v: usize) -> Result {
+/// Sets the interrupt throttling of vector `v` (EITR): at most one interrupt per `usecs`.
+fn throttle(bar: &hw::Bar0<'_>, v: usize, usecs: u32) -> Result {
     let eitr = regs::EITR::try_at(v).ok_or(EINVAL)?;
     bar.try_write(
         eitr,
         regs::EITR::zeroed()
             .with_cnt_ignr(true)
-            .try_with_interval(DEFAULT_EITR >> 2)?,
+            .try_with_interval(usecs)?,
     )
 }
 
@@ -133,6 +244,7 @@ impl<'bound> IgbNet<'bound> {
         nq: u16,
         perm_addr: MacAddr,
     ) -> impl PinInit<Self, Error> + 'bound {
+        let rss = Rss::new(nq);
         try_pin_init!(IgbNet {
             hw,
             nq,
@@ -144,7 +256,62 @@ impl<'bound> IgbNet<'bound> {
             tx_timeouts: Atomic::new(0),
             tx_hangs: Atomic::new(0),
             resets: Atomic::new(0),
+            itr_usecs: Atomic::new(DEFAULT_ITR_USECS),
+            pause: Atomic::new(PAUSE_RX | PAUSE_TX),
+            rss <- new_mutex!(rss, "igb_rust_rss"),
         }? Error)
+    }
+
+    /// The vectors that serve queues: 1..=nq with MSI-X, the single vector 0 otherwise.
+    fn queue_vector_range(&self) -> core::ops::RangeInclusive<usize> {
+        if self.hw.msix {
+            1..=usize::from(self.nq)
+        } else {
+            0..=0
+        }
+    }
+
+    /// Programs the interrupt throttling of every queue vector from `itr_usecs`.
+    fn apply_itr(&self) -> Result {
+        let usecs = self.itr_usecs.load(Relaxed);
+        for v in self.queue_vector_range() {
+            throttle(&self.hw.bar, v, usecs)?;
+        }
+        Ok(())
+    }
+
+    /// Programs flow control from `pause`: pause frames honoured and/or sent, with the
+    /// receive buffer thresholds that trigger XOFF and XON.
+    fn configure_fc(&self) -> Result {
+        let bar = &self.hw.bar;
+        let pause = self.pause.load(Relaxed);
+        let (rx, tx) = (pause & PAUSE_RX != 0, pause & PAUSE_TX != 0);
+        // Where pause frames go and what they look like (IEEE 802.3x).
+        bar.write_reg(regs::FCAL::zeroed().with_addr(0x00c2_8001u32));
+        bar.write_reg(regs::FCAH::zeroed().try_with_addr(0x0100u32)?);
+        bar.write_reg(regs::FCT::zeroed().try_with_ethertype(0x8808u32)?);
+        bar.write_reg(regs::FCTTV::zeroed().try_with_ttv(PAUSE_TIME)?);
+        if tx {
+            // XOFF once the buffer holds 90% or leaves room for fewer than two largest
+            // frames; XON 16 bytes below.
+            let kib = match bar.read(regs::RXPBS).size().get() {
+                0 => 64,
+                k => k,
+            };
+            let size = kib * 1024;
+            let high = (size * 9 / 10).min(size - 2 * (MAX_MTU + FRAME_OVERHEAD)) & !0xf;
+            bar.write_reg(
+                regs::FCRTL::zeroed()
+                    .with_xone(true)
+                    .try_with_rtl(high - 16)?,
+            );
+            bar.write_reg(regs::FCRTH::zeroed().try_with_rth(high)?);
+        } else {
+            bar.write_reg(regs::FCRTL::zeroed());
+            bar.write_reg(regs::FCRTH::zeroed());
+        }
+        bar.update(regs::CTRL, |c| c.with_rfce(rx).with_tfce(tx));
+        Ok(())
     }
 
     /// Routes every cause to its vector and sets throttling.
@@ -153,8 +320,7 @@ impl<'bound> IgbNet<'bound> {
         if !self.hw.msix {
             // One interrupt for everything: the causes in ICR tell the vectors apart.
             bar.write_reg(regs::GPIE::zeroed().with_nsicr(true));
-            throttle(bar, 0)?;
-            return Ok(());
+            return self.apply_itr();
         }
         // GPIE first: the E-registers are masked differently in MSI-X mode.
         bar.write_reg(
@@ -185,8 +351,8 @@ impl<'bound> IgbNet<'bound> {
                     .try_with_tx_hi(v)?
             };
             bar.try_write(row()?, new)?;
-            throttle(bar, v as usize)?;
         }
+        self.apply_itr()?;
         // Every vector, the "other" one included, clears its cause when it fires. A cause
         // left set would fire again each time the poll unmasks its vector: an interrupt storm.
         bar.write_reg(regs::EIAC::zeroed().with_mask(all_eims(dev)));
@@ -215,27 +381,7 @@ impl<'bound> IgbNet<'bound> {
             bar.write_reg(regs::MRQC::zeroed());
             return Ok(());
         }
-        let mut key = [0u8; 40];
-        netdev::rss_key_fill(&mut key);
-        for (i, k) in key.chunks_exact(4).enumerate() {
-            let w = u32::from_le_bytes([k[0], k[1], k[2], k[3]]);
-            bar.try_write(
-                regs::RSSRK::try_at(i).ok_or(EINVAL)?,
-                regs::RSSRK::zeroed().with_key(w),
-            )?;
-        }
-        let nq = u32::from(self.nq);
-        for r in 0..32u32 {
-            let mut v = 0u32;
-            for b in 0..4u32 {
-                let entry = r * 4 + b;
-                v |= ((entry * nq / 128) & 0xff) << (8 * b);
-            }
-            bar.try_write(
-                regs::RETA::try_at(r as usize).ok_or(EINVAL)?,
-                regs::RETA::zeroed().with_entries(v),
-            )?;
-        }
+        self.write_rss(&self.rss.lock())?;
         // Addresses and TCP ports. UDP ports stay out: the fragments of one datagram carry no
         // ports and would land on another queue than its first part, reordering it.
         bar.write_reg(
@@ -248,6 +394,25 @@ impl<'bound> IgbNet<'bound> {
                 .with_ipv6_ex(true)
                 .with_tcp6_ex(true),
         );
+        Ok(())
+    }
+
+    /// Writes the RSS key and redirection table.
+    fn write_rss(&self, rss: &Rss) -> Result {
+        let bar = &self.hw.bar;
+        for (i, k) in rss.key.chunks_exact(4).enumerate() {
+            let w = u32::from_le_bytes([k[0], k[1], k[2], k[3]]);
+            bar.try_write(
+                regs::RSSRK::try_at(i).ok_or(EINVAL)?,
+                regs::RSSRK::zeroed().with_key(w),
+            )?;
+        }
+        for (r, e) in rss.indir.chunks_exact(4).enumerate() {
+            bar.try_write(
+                regs::RETA::try_at(r).ok_or(EINVAL)?,
+                regs::RETA::zeroed().with_entries(u32::from_le_bytes([e[0], e[1], e[2], e[3]])),
+            )?;
+        }
         Ok(())
     }
 
@@ -385,6 +550,7 @@ impl<'bound> IgbNet<'bound> {
                 .try_with_ct(15u32)?,
         );
         self.configure_rss()?;
+        self.configure_fc()?;
         self.set_max_frame(dev.mtu())?;
         bar.update(regs::RCTL, |r| {
             r.with_en(true)
@@ -635,6 +801,36 @@ impl<'bound> netdev::Operations for IgbNet<'bound> {
             _ => features & !(netdev::NETIF_F_CSUM_MASK | netdev::NETIF_F_GSO_MASK),
         }
     }
+
+    fn queue_stats_rx(dev: &netdev::Device<Self>, index: u32, stats: &mut QueueStatsRx) {
+        if let Some(v) = dev.napi(index as usize + 1) {
+            let s = &v.data().stats;
+            stats.set_packets(s.rx_packets.load(Relaxed));
+            stats.set_bytes(s.rx_bytes.load(Relaxed));
+            stats.set_alloc_fail(s.rx_alloc_failed.load(Relaxed));
+            stats.set_csum_unnecessary(s.rx_csum_good.load(Relaxed));
+        }
+    }
+
+    fn queue_stats_tx(dev: &netdev::Device<Self>, index: u32, stats: &mut QueueStatsTx) {
+        if let Some(v) = dev.napi(index as usize + 1) {
+            let s = &v.data().stats;
+            stats.set_packets(s.tx_packets.load(Relaxed));
+            stats.set_bytes(s.tx_bytes.load(Relaxed));
+            stats.set_hw_gso_packets(s.tx_tso_packets.load(Relaxed));
+        }
+    }
+
+    fn base_stats(_dev: &netdev::Device<Self>, rx: &mut QueueStatsRx, tx: &mut QueueStatsTx) {
+        // The queues live from probe to removal: they hold the whole history.
+        rx.set_packets(0);
+        rx.set_bytes(0);
+        rx.set_alloc_fail(0);
+        rx.set_csum_unnecessary(0);
+        tx.set_packets(0);
+        tx.set_bytes(0);
+        tx.set_hw_gso_packets(0);
+    }
 }
 
 #[pinned_drop]
@@ -727,6 +923,147 @@ impl<'bound> ethtool::Operations for IgbNet<'bound> {
             Tunable::RxCopybreak => Err(EINVAL),
             _ => Err(EOPNOTSUPP),
         }
+    }
+
+    fn get_coalesce(dev: &netdev::Device<Self>) -> Result<Coalesce> {
+        // One vector serves both directions of a queue pair: one interval for both.
+        let usecs = dev.data().itr_usecs.load(Relaxed);
+        Ok(Coalesce {
+            rx_usecs: usecs,
+            tx_usecs: usecs,
+        })
+    }
+
+    fn set_coalesce(dev: &netdev::Device<Self>, c: Coalesce) -> Result {
+        let this = dev.data();
+        let cur = this.itr_usecs.load(Relaxed);
+        // The request holds the current values with the user's changes: take the one that
+        // changed; both changed to different values cannot be done with one vector.
+        let usecs = if c.rx_usecs == c.tx_usecs || c.tx_usecs == cur {
+            c.rx_usecs
+        } else if c.rx_usecs == cur {
+            c.tx_usecs
+        } else {
+            dev_err!(
+                this.hw.pdev,
+                "{}: rx-usecs and tx-usecs share one vector and must be equal\n",
+                dev.name()
+            );
+            return Err(EINVAL);
+        };
+        if usecs > MAX_ITR_USECS {
+            dev_err!(
+                this.hw.pdev,
+                "{}: rx-usecs/tx-usecs {} out of range 0..{}\n",
+                dev.name(),
+                usecs,
+                MAX_ITR_USECS
+            );
+            return Err(EINVAL);
+        }
+        this.itr_usecs.store(usecs, Relaxed);
+        // Down, the MAC is held in reset: `open` programs it.
+        if dev.is_running() {
+            this.apply_itr()?;
+        }
+        Ok(())
+    }
+
+    const REGS_LEN: usize = REG_DUMP_LEN;
+
+    fn get_regs(dev: &netdev::Device<Self>, out: &mut [u32]) -> u32 {
+        let bar = &dev.data().hw.bar;
+        for (slot, &off) in out.iter_mut().zip(REG_DUMP.iter()) {
+            // Offsets are constants inside BAR0: the reads cannot fail.
+            *slot = bar.try_read32(off as usize).unwrap_or(0);
+        }
+        1
+    }
+
+    fn get_pauseparam(dev: &netdev::Device<Self>) -> Pause {
+        let pause = dev.data().pause.load(Relaxed);
+        Pause {
+            autoneg: false,
+            rx: pause & PAUSE_RX != 0,
+            tx: pause & PAUSE_TX != 0,
+        }
+    }
+
+    fn set_pauseparam(dev: &netdev::Device<Self>, p: Pause) -> Result {
+        let this = dev.data();
+        if p.autoneg {
+            // The PHY does not advertise pause: only forced settings.
+            dev_err!(
+                this.hw.pdev,
+                "{}: pause autonegotiation is not supported; set rx/tx with autoneg off\n",
+                dev.name()
+            );
+            return Err(EINVAL);
+        }
+        let bits = if p.rx { PAUSE_RX } else { 0 } | if p.tx { PAUSE_TX } else { 0 };
+        this.pause.store(bits, Relaxed);
+        if dev.is_running() {
+            this.configure_fc()?;
+        }
+        Ok(())
+    }
+
+    fn get_pause_stats(dev: &netdev::Device<Self>, stats: &mut PauseStats) {
+        let this = dev.data();
+        let (rx, tx) = this.hw_stats.pause_frames(&this.hw.bar);
+        stats.set_rx_frames(rx);
+        stats.set_tx_frames(tx);
+    }
+
+    const RSS_INDIR_SIZE: u32 = RSS_INDIR_LEN as u32;
+    const RSS_KEY_SIZE: u32 = RSS_KEY_LEN as u32;
+
+    fn get_rxfh(
+        dev: &netdev::Device<Self>,
+        indir: Option<&mut [u32]>,
+        key: Option<&mut [u8]>,
+    ) -> Result {
+        let rss = dev.data().rss.lock();
+        if let Some(indir) = indir {
+            for (o, &q) in indir.iter_mut().zip(rss.indir.iter()) {
+                *o = u32::from(q);
+            }
+        }
+        if let Some(key) = key {
+            for (o, &b) in key.iter_mut().zip(rss.key.iter()) {
+                *o = b;
+            }
+        }
+        Ok(())
+    }
+
+    fn set_rxfh(dev: &netdev::Device<Self>, indir: Option<&[u32]>, key: Option<&[u8]>) -> Result {
+        let this = dev.data();
+        let nq = u32::from(this.nq);
+        // The core checked the entries against the queue count; check again what the
+        // hardware's one-byte entries need, before changing anything.
+        if indir.is_some_and(|t| t.len() != RSS_INDIR_LEN || t.iter().any(|&q| q >= nq)) {
+            return Err(EINVAL);
+        }
+        if key.is_some_and(|k| k.len() != RSS_KEY_LEN) {
+            return Err(EINVAL);
+        }
+        let mut rss = this.rss.lock();
+        if let Some(t) = indir {
+            for (e, &q) in rss.indir.iter_mut().zip(t.iter()) {
+                *e = q as u8;
+            }
+        }
+        if let Some(k) = key {
+            for (e, &b) in rss.key.iter_mut().zip(k.iter()) {
+                *e = b;
+            }
+        }
+        // Down, the MAC is held in reset: `open` programs it.
+        if dev.is_running() && this.nq > 1 {
+            this.write_rss(&rss)?;
+        }
+        Ok(())
     }
 
     fn get_strings(dev: &netdev::Device<Self>, set: StringSet, out: &mut StringWriter<'_>) {

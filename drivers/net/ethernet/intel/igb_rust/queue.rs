@@ -244,6 +244,12 @@ pub(crate) fn vector_instance<'b>(
         data: VectorData::new(hw.clone(), role, mask)?,
         state,
         pool,
+        queue: match role {
+            Role::Other => None,
+            Role::Queue(q) => Some(u32::from(q)),
+        },
+        // Vector `index` is interrupt line `index`; a single line serves every instance.
+        irq: Some(if hw.msix { index } else { 0 }),
     })
 }
 

@@ -13,6 +13,10 @@ pub(crate) const BAR0_SIZE: usize = 0x2_0000;
 register! {
     /// Device Control.
     pub(crate) CTRL(u32) @ 0x0000 {
+        /// Transmit pause frames (flow control) when the receive buffer fills.
+        28:28 tfce => bool;
+        /// Honour received pause frames.
+        27:27 rfce => bool;
         /// Device reset: self-clearing, resets the whole MAC.
         26:26 rst => bool;
         /// Set link up.
@@ -81,6 +85,46 @@ register! {
         20:16 regadd;
         /// Data to write, or data read.
         15:0 data;
+    }
+
+    /// Flow Control Address Low: the pause frame destination 01:80:c2:00:00:01.
+    pub(crate) FCAL(u32) @ 0x0028 {
+        31:0 addr;
+    }
+
+    /// Flow Control Address High.
+    pub(crate) FCAH(u32) @ 0x002c {
+        15:0 addr;
+    }
+
+    /// Flow Control Type: the EtherType of pause frames.
+    pub(crate) FCT(u32) @ 0x0030 {
+        15:0 ethertype;
+    }
+
+    /// Flow Control Transmit Timer Value: the pause time sent in XOFF frames.
+    pub(crate) FCTTV(u32) @ 0x0170 {
+        15:0 ttv;
+    }
+
+    /// Flow Control Receive Threshold Low: below it, an XON frame is sent.
+    pub(crate) FCRTL(u32) @ 0x2160 {
+        /// Send XON frames.
+        31:31 xone => bool;
+        /// Threshold in bytes (16-byte units in bits 15:4).
+        15:0 rtl;
+    }
+
+    /// Flow Control Receive Threshold High: above it, an XOFF frame is sent.
+    pub(crate) FCRTH(u32) @ 0x2168 {
+        /// Threshold in bytes (16-byte units in bits 17:4).
+        17:0 rth;
+    }
+
+    /// Receive Packet Buffer Size.
+    pub(crate) RXPBS(u32) @ 0x2404 {
+        /// Size in KiB.
+        6:0 size;
     }
 
     /// Interrupt Cause Read (clear on read, with GPIE.NSICR).

@@ -1,0 +1,205 @@
+# SPDX-License-Identifier: GPL-2.0
+# What a user of C igb tunes with ethtool: interrupt coalescing (-c/-C), pause
+# frames (-a/-A, -I), the register dump (-d), RSS (-x/-X), and the queue
+# statistics of netdev netlink. Each value is read back, checked in the
+# hardware register it programs (through the BAR in sysfs), survives down/up,
+# and traffic still crosses intact; bad values get their errno and change
+# nothing.
+
+setup_pair v4only
+if [ ! -s /run/igbt/blob ]; then
+	mkdir -p /run/igbt
+	mountpoint -q /run/igbt || mount -t tmpfs -o size=200m tmpfs /run/igbt
+	dd if=/dev/urandom of=/run/igbt/blob bs=1M count=16 status=none
+fi
+want_sum=$(sha256sum < /run/igbt/blob)
+KSRC=$(readlink -f "$IGB_RUST_BUILD/source")
+YNL=(/usr/bin/python3 "$KSRC/tools/net/ynl/pyynl/cli.py" --no-schema --output-json
+     --spec "$KSRC/Documentation/netlink/specs/netdev.yaml")
+
+bar_read() {	# bar_read OFFSET: a DUT register, in decimal
+	python3 - "/sys/bus/pci/devices/$DUT/resource0" "$1" <<'PY'
+import mmap, os, struct, sys
+fd = os.open(sys.argv[1], os.O_RDONLY | os.O_SYNC)
+m = mmap.mmap(fd, 0x20000, mmap.MAP_SHARED, mmap.PROT_READ)
+print(struct.unpack_from('<I', m, int(sys.argv[2], 0))[0])
+PY
+}
+errno_of() {	# errno_of CMD...: rc and what the command printed, on one line
+	local out rc
+	out=$("$@" 2>&1)
+	rc=$?
+	echo "rc=$rc $(echo "$out" | tr '\n' ' ')"
+}
+traffic() {	# pings both ways and 16 MB peer -> DUT, intact
+	ping -q -c 5 -i 0.1 -W 2 $PEER_IP >/dev/null || { echo "ping DUT -> peer failed"; return 1; }
+	ip netns exec $NS ping -q -c 5 -i 0.1 -W 2 -p 5aa5c33c $DUT_IP >/dev/null ||
+		{ echo "ping peer -> DUT failed"; return 1; }
+	head -c 16M /run/igbt/blob > /run/igbt/eth16
+	SRC=/run/igbt/eth16 WANT=$(sha256sum < /run/igbt/eth16) bulk rx
+}
+downup() {
+	ip link set "$DUT_IF" down && ip link set "$DUT_IF" up && wait_carrier "$DUT_IF" 1
+}
+nq=$(ethtool -l "$DUT_IF" | awk '/^Combined:/ {v = $2} END {print v}')
+carrier0=$(cat /sys/class/net/$DUT_IF/carrier_changes)
+
+# --- interrupt coalescing: EITR of every queue vector ------------------------
+usecs() { ethtool -c "$DUT_IF" | awk -v k="$1:" '$1 == k {print $2}'; }
+eitr_usecs() {	# the interval field of EITR(1) (the first queue vector), in us
+	echo $(( ($(bar_read $((0x1680 + 4))) >> 2) & 0x1fff ))
+}
+check "ethtool -c: rx-usecs and tx-usecs 162 by default ($(usecs rx-usecs)/$(usecs tx-usecs))" \
+	test "$(usecs rx-usecs)/$(usecs tx-usecs)/$(eitr_usecs)" = 162/162/162
+ethtool -C "$DUT_IF" rx-usecs 50 2>/dev/null
+check "rx-usecs 50 reads back for both directions, EITR(1) = 50 us ($(usecs rx-usecs)/$(usecs tx-usecs)/$(eitr_usecs))" \
+	test "$(usecs rx-usecs)/$(usecs tx-usecs)/$(eitr_usecs)" = 50/50/50
+ethtool -C "$DUT_IF" tx-usecs 300 2>/dev/null
+check "tx-usecs 300 (the vector serves both): reads 300/300, EITR(1) = 300 us" \
+	test "$(usecs rx-usecs)/$(usecs tx-usecs)/$(eitr_usecs)" = 300/300/300
+e=$(errno_of ethtool -C "$DUT_IF" rx-usecs 8192)
+check "rx-usecs 8192 (over the 13-bit field) -> EINVAL ($e)" sh -c "echo '$e' | grep -q 'Invalid argument'"
+e=$(errno_of ethtool -C "$DUT_IF" rx-usecs 20 tx-usecs 30)
+check "rx-usecs 20 tx-usecs 30 (one vector) -> EINVAL ($e)" sh -c "echo '$e' | grep -q 'Invalid argument'"
+e=$(errno_of ethtool -C "$DUT_IF" rx-frames 8)
+check "rx-frames (not supported) -> EOPNOTSUPP ($e)" sh -c "echo '$e' | grep -q 'Operation not supported'"
+check "refused values change nothing (300/300, EITR 300)" \
+	test "$(usecs rx-usecs)/$(usecs tx-usecs)/$(eitr_usecs)" = 300/300/300
+check "coalescing changes kept the link (no carrier change)" \
+	test "$(cat /sys/class/net/$DUT_IF/carrier_changes)" = "$carrier0"
+downup
+check "after down/up: still 300 us, in EITR too" test "$(usecs rx-usecs)/$(eitr_usecs)" = 300/300
+ethtool -C "$DUT_IF" rx-usecs 0 2>/dev/null
+check "rx-usecs 0 (no throttling) reads back, EITR(1) interval 0" \
+	test "$(usecs rx-usecs)/$(eitr_usecs)" = 0/0
+check "rx-usecs 0: pings and 16 MB peer -> DUT intact" traffic
+ethtool -C "$DUT_IF" rx-usecs 162 2>/dev/null
+
+# --- pause frames: CTRL.RFCE/TFCE, FCRTH/FCRTL -------------------------------
+pause() { ethtool -a "$DUT_IF" | awk -v k="$1:" '$1 == k {print $2}'; }
+ctrl_fc() {	# "RFCE/TFCE" from CTRL
+	local c
+	c=$(bar_read 0x0)
+	echo "$(( (c >> 27) & 1 ))/$(( (c >> 28) & 1 ))"
+}
+check "ethtool -a: autoneg off, rx on, tx on; CTRL.RFCE/TFCE set" \
+	test "$(pause Autonegotiate)/$(pause RX)/$(pause TX)/$(ctrl_fc)" = off/on/on/1/1
+fcrth=$(bar_read 0x2168)
+check "XOFF threshold programmed (FCRTH $fcrth, 16-byte aligned, below the 64 KiB buffer)" \
+	sh -c "[ $fcrth -gt 0 ] && [ $((fcrth % 16)) = 0 ] && [ $fcrth -lt 65536 ]"
+carrier0=$(cat /sys/class/net/$DUT_IF/carrier_changes)
+ethtool -A "$DUT_IF" rx off 2>/dev/null
+check "ethtool -A rx off: reads rx off tx on, CTRL.RFCE clear" \
+	test "$(pause RX)/$(pause TX)/$(ctrl_fc)" = off/on/0/1
+ethtool -A "$DUT_IF" tx off 2>/dev/null
+check "ethtool -A tx off: FCRTH cleared, CTRL.TFCE clear" \
+	test "$(pause TX)/$(ctrl_fc)/$(bar_read 0x2168)" = off/0/0/0
+e=$(errno_of ethtool -A "$DUT_IF" autoneg on)
+check "ethtool -A autoneg on -> EINVAL ($e)" sh -c "echo '$e' | grep -q 'Invalid argument'"
+check "the refused change left rx off tx off" test "$(pause RX)/$(pause TX)/$(ctrl_fc)" = off/off/0/0
+check "pause changes kept the link (no carrier change)" \
+	test "$(cat /sys/class/net/$DUT_IF/carrier_changes)" = "$carrier0"
+downup
+check "after down/up: rx off tx off kept in CTRL" test "$(ctrl_fc)" = 0/0
+ethtool -A "$DUT_IF" rx on tx on 2>/dev/null
+check "ethtool -A rx on tx on: CTRL.RFCE/TFCE set again" test "$(ctrl_fc)" = 1/1
+st=$(ethtool -I -a "$DUT_IF" 2>&1)
+check "ethtool -I -a reports pause frame counters" \
+	sh -c "echo '$st' | grep -q 'tx_pause_frames' && echo '$st' | grep -q 'rx_pause_frames'"
+
+# --- register dump ----------------------------------------------------------
+ethtool -d "$DUT_IF" raw on > /run/igbt/regs 2>/dev/null
+check "ethtool -d: 182 registers (728 bytes)" test "$(stat -c %s /run/igbt/regs)" = 728
+word() { od -An -tu4 -j $(($1 * 4)) -N 4 /run/igbt/regs | tr -d ' '; }
+mac_hex=$(cat /sys/class/net/$DUT_IF/address | tr -d :)
+ral=$(word 24); rah=$(word 25)
+dump_mac=$(printf '%08x%04x' "$ral" $((rah & 0xffff)) | sed 's/\(..\)\(..\)\(..\)\(..\)\(..\)\(..\)/\4\3\2\1\6\5/')
+check "the dump's RAL0/RAH0 hold the interface's MAC ($dump_mac)" test "$dump_mac" = "$mac_hex"
+check "the dump's STATUS says link up, CTRL matches the register" \
+	sh -c "[ $(( $(word 1) & 2 )) = 2 ] && [ $(word 0) = $(bar_read 0x0) ]"
+check "the dump's EITR(1) holds rx-usecs 162" test $(( ($(word 27) >> 2) & 0x1fff )) = 162
+check "ethtool -d leaves traffic working" traffic
+
+# --- RSS: RETA and RSSRK -----------------------------------------------------
+if [ "${nq:-1}" -ge 2 ]; then
+	indir() { ethtool -x "$DUT_IF" | awk '/^ *[0-9]+:/ {for (i = 2; i <= NF; i++) printf "%s ", $i}'; }
+	key() { ethtool -x "$DUT_IF" | awk '/^RSS hash key:/ {getline; print; exit}'; }
+	reta_word() { bar_read $((0x5c00 + 4 * $1)); }
+	n=$(indir | wc -w)
+	check "ethtool -x: 128 entries, spread over $nq queues, key of 40 bytes" sh -c \
+		"[ $n = 128 ] && [ \"$(indir | tr ' ' '\n' | sort -u | grep -c .)\" = $nq ] &&
+		 [ \"$(key | tr ':' '\n' | grep -c .)\" = 40 ] && ethtool -x $DUT_IF | grep -q 'toeplitz: on'"
+	rxq() { ethtool -S "$DUT_IF" | awk -v k="rx$1_packets:" '$1 == k {print $2}'; }
+	only_queue() {	# only_queue Q: 100 pings from the peer all land on queue Q
+		local a0 a1 b0 b1
+		a0=$(rxq 0); a1=$(rxq 1)
+		ip netns exec $NS ping -q -c 100 -i 0.01 -W 2 $DUT_IP >/dev/null || { echo "pings lost"; return 1; }
+		b0=$(rxq 0); b1=$(rxq 1)
+		echo "rx0 +$((b0 - a0)), rx1 +$((b1 - a1))"
+		if [ "$1" = 0 ]; then [ $((b0 - a0)) -ge 100 ] && [ $((b1 - a1)) = 0 ]
+		else [ $((b1 - a1)) -ge 100 ] && [ $((b0 - a0)) = 0 ]; fi
+	}
+	carrier0=$(cat /sys/class/net/$DUT_IF/carrier_changes)
+	ethtool -X "$DUT_IF" weight 1 0 2>/dev/null
+	check "ethtool -X weight 1 0: every entry 0, RETA all zero" sh -c \
+		"[ \"$(indir | tr ' ' '\n' | sort -u | tr -d '\n')\" = 0 ] && [ $(reta_word 0) = 0 ] && [ $(reta_word 31) = 0 ]"
+	check "weight 1 0: 100 pings from the peer all received on queue 0" only_queue 0
+	ethtool -X "$DUT_IF" weight 0 1 2>/dev/null
+	check "weight 0 1: RETA entries all 1" \
+		test "$(reta_word 0)/$(reta_word 31)" = $((0x01010101))/$((0x01010101))
+	check "weight 0 1: 100 pings from the peer all received on queue 1" only_queue 1
+	k=$(seq 1 40 | awk '{printf "%s%02x", (NR > 1 ? ":" : ""), (NR * 7) % 256}')
+	ethtool -X "$DUT_IF" hkey "$k" 2>/dev/null
+	check "ethtool -X hkey: the key reads back, RSSRK(0) holds its first bytes" sh -c \
+		"[ \"$(key)\" = '$k' ] && [ $(bar_read 0x5c80) = $(( 0x1c150e07 )) ]"
+	e=$(errno_of ethtool -X "$DUT_IF" equal $((nq + 1)))
+	check "ethtool -X equal $((nq + 1)) (more than the queues) -> EINVAL ($e)" \
+		sh -c "echo '$e' | grep -q 'Invalid argument'"
+	e=$(errno_of ethtool -X "$DUT_IF" hfunc xor)
+	check "ethtool -X hfunc xor -> EOPNOTSUPP ($e)" sh -c "echo '$e' | grep -q 'Operation not supported'"
+	check "refused changes left the table on queue 1" test "$(indir | tr ' ' '\n' | sort -u | tr -d '\n')" = 1
+	check "RSS changes kept the link (no carrier change)" \
+		test "$(cat /sys/class/net/$DUT_IF/carrier_changes)" = "$carrier0"
+	downup
+	check "after down/up: table and key kept, in RETA and RSSRK too" sh -c \
+		"[ $(reta_word 5) = $((0x01010101)) ] && [ \"$(key)\" = '$k' ] && [ $(bar_read 0x5c80) = $(( 0x1c150e07 )) ]"
+	check "after down/up: 100 pings all on queue 1" only_queue 1
+	ethtool -X "$DUT_IF" default 2>/dev/null
+	check "ethtool -X default: spread over $nq queues again" \
+		test "$(indir | tr ' ' '\n' | sort -u | grep -c .)" = "$nq"
+	check "RSS changes: 16 MB peer -> DUT intact" traffic
+else
+	fail "RSS tests need 2 queues" "ethtool -l shows $nq"
+fi
+
+# --- queue statistics (netdev netlink qstats) --------------------------------
+ifindex=$(cat /sys/class/net/$DUT_IF/ifindex)
+qs() {	# qs rx|tx N KEY: one queue's counter from qstats-get
+	"${YNL[@]}" --dump qstats-get --json "{\"ifindex\": $ifindex, \"scope\": \"queue\"}" |
+		python3 -c "
+import json, sys
+for q in json.load(sys.stdin):
+    if q['queue-type'] == '$1' and q['queue-id'] == $2:
+        print(q.get('$3', 'absent'))"
+}
+qs_dev() {	# qs_dev KEY: the device's counter
+	"${YNL[@]}" --dump qstats-get --json "{\"ifindex\": $ifindex}" |
+		python3 -c "import json, sys; print(json.load(sys.stdin)[0].get('$1', 'absent'))"
+}
+estat() { ethtool -S "$DUT_IF" | awk -v k="$1:" '$1 == k {print $2}'; }
+# Quiet link: only what the test sends moves the counters.
+a=$(qs rx 0 rx-packets)/$(estat rx0_packets)
+check "qstats rx queue 0 rx-packets equals ethtool -S rx0_packets ($a)" \
+	sh -c "[ '${a%/*}' = '${a#*/}' ]"
+a=$(qs tx 1 tx-packets)/$(estat tx1_packets)
+check "qstats tx queue 1 tx-packets equals ethtool -S tx1_packets ($a)" \
+	sh -c "[ '${a%/*}' = '${a#*/}' ]"
+check "qstats report rx-alloc-fail and rx-csum-unnecessary per queue" \
+	sh -c "[ '$(qs rx 0 rx-alloc-fail)' != absent ] && [ '$(qs rx 1 rx-csum-unnecessary)' != absent ]"
+p0=$(qs_dev rx-packets); s0=$(stat_of "$DUT_IF" rx packets)
+check "device qstats rx-packets equals the interface's rx_packets ($p0 / $s0)" test "$p0" = "$s0"
+ip netns exec $NS ping -q -c 50 -i 0.01 -W 2 $DUT_IP >/dev/null
+p1=$(qs_dev rx-packets)
+check "50 pings from the peer: device rx-packets +50 or more (+$((p1 - p0)))" test $((p1 - p0)) -ge 50
+
+teardown_pair
