@@ -219,6 +219,56 @@ impl PauseStats {
     }
 }
 
+/// A flow type of `ethtool -n/-N rx-flow-hash` (`*_FLOW`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum FlowType {
+    /// TCP over IPv4 (`tcp4`).
+    Tcp4,
+    /// UDP over IPv4 (`udp4`).
+    Udp4,
+    /// TCP over IPv6 (`tcp6`).
+    Tcp6,
+    /// UDP over IPv6 (`udp6`).
+    Udp6,
+    /// Any other IPv4 traffic: SCTP, AH, ESP, other protocols (`sctp4`, `ah4`, `ip4`, ...).
+    OtherIp4,
+    /// Any other IPv6 traffic.
+    OtherIp6,
+    /// A flow type that is not IP (e.g. `ether`), or unknown.
+    Other(u32),
+}
+
+impl FlowType {
+    fn from_raw(v: u32) -> Self {
+        match v {
+            bindings::TCP_V4_FLOW => FlowType::Tcp4,
+            bindings::UDP_V4_FLOW => FlowType::Udp4,
+            bindings::TCP_V6_FLOW => FlowType::Tcp6,
+            bindings::UDP_V6_FLOW => FlowType::Udp6,
+            bindings::SCTP_V4_FLOW
+            | bindings::AH_ESP_V4_FLOW
+            | bindings::AH_V4_FLOW
+            | bindings::ESP_V4_FLOW
+            | bindings::IPV4_FLOW => FlowType::OtherIp4,
+            bindings::SCTP_V6_FLOW
+            | bindings::AH_ESP_V6_FLOW
+            | bindings::AH_V6_FLOW
+            | bindings::ESP_V6_FLOW
+            | bindings::IPV6_FLOW => FlowType::OtherIp6,
+            other => FlowType::Other(other),
+        }
+    }
+}
+
+/// Hash field: IP source address (`RXH_IP_SRC`).
+pub const RXH_IP_SRC: u32 = bindings::RXH_IP_SRC;
+/// Hash field: IP destination address (`RXH_IP_DST`).
+pub const RXH_IP_DST: u32 = bindings::RXH_IP_DST;
+/// Hash field: L4 bytes 0 and 1, the source port (`RXH_L4_B_0_1`).
+pub const RXH_L4_B_0_1: u32 = bindings::RXH_L4_B_0_1;
+/// Hash field: L4 bytes 2 and 3, the destination port (`RXH_L4_B_2_3`).
+pub const RXH_L4_B_2_3: u32 = bindings::RXH_L4_B_2_3;
+
 /// Writes statistics names, `GSTRING_LEN` bytes each, into the buffer the core sized from
 /// the device's statistics count. Names beyond that count are dropped.
 pub struct StringWriter<'a> {
@@ -388,6 +438,18 @@ pub trait Operations: netdev::Operations {
     fn set_rxfh(_dev: &Device<Self>, _indir: Option<&[u32]>, _key: Option<&[u8]>) -> Result {
         build_error!(VTABLE_DEFAULT_ERROR)
     }
+
+    /// The header fields RSS hashes for `flow` (`ethtool -n rx-flow-hash`), as `RXH_*` bits;
+    /// `EOPNOTSUPP` for flows the device does not hash.
+    fn get_rxfh_fields(_dev: &Device<Self>, _flow: FlowType) -> Result<u32> {
+        build_error!(VTABLE_DEFAULT_ERROR)
+    }
+
+    /// Changes the header fields RSS hashes for `flow` (`ethtool -N rx-flow-hash`); `EINVAL`
+    /// for a combination the device cannot hash, changing nothing.
+    fn set_rxfh_fields(_dev: &Device<Self>, _flow: FlowType, _fields: u32) -> Result {
+        build_error!(VTABLE_DEFAULT_ERROR)
+    }
 }
 
 /// `ETHTOOL_COALESCE_RX_USECS | ETHTOOL_COALESCE_TX_USECS`: what [`Coalesce`] carries.
@@ -525,6 +587,16 @@ impl<T: Operations> Adapter<T> {
         },
         set_rxfh: if T::HAS_SET_RXFH && T::HAS_GET_RXFH {
             Some(Self::set_rxfh)
+        } else {
+            None
+        },
+        get_rxfh_fields: if T::HAS_GET_RXFH_FIELDS {
+            Some(Self::get_rxfh_fields)
+        } else {
+            None
+        },
+        set_rxfh_fields: if T::HAS_SET_RXFH_FIELDS && T::HAS_GET_RXFH_FIELDS {
+            Some(Self::set_rxfh_fields)
         } else {
             None
         },
@@ -972,6 +1044,46 @@ impl<T: Operations> Adapter<T> {
             // SAFETY: As in `get_rxfh`: the core sized both arrays for the call.
             let (indir, key) = unsafe { Self::rxfh_slices(rxfh) }?;
             T::set_rxfh(d, indir.map(|s| &*s), key.map(|s| &*s))?;
+            Ok(0)
+        })
+    }
+
+    /// # Safety
+    ///
+    /// Only the ethtool core calls this, for a net_device registered with this table and
+    /// with argument pointers valid for the call.
+    unsafe extern "C" fn get_rxfh_fields(
+        dev: *mut bindings::net_device,
+        f: *mut bindings::ethtool_rxfh_fields,
+    ) -> c_int {
+        from_result(|| {
+            // SAFETY: The core calls us for a net_device with this table, with `f` valid and
+            // exclusive for the call.
+            let (d, f) = unsafe { (Self::dev(dev), &mut *f) };
+            // Only the default context (`rxfh_per_ctx_fields` is not set).
+            if f.rss_context != 0 {
+                return Err(EOPNOTSUPP);
+            }
+            f.data = T::get_rxfh_fields(d, FlowType::from_raw(f.flow_type))?;
+            Ok(0)
+        })
+    }
+
+    /// # Safety
+    ///
+    /// As for `get_rxfh_fields`.
+    unsafe extern "C" fn set_rxfh_fields(
+        dev: *mut bindings::net_device,
+        f: *const bindings::ethtool_rxfh_fields,
+        _extack: *mut bindings::netlink_ext_ack,
+    ) -> c_int {
+        from_result(|| {
+            // SAFETY: As in `get_rxfh_fields`.
+            let (d, f) = unsafe { (Self::dev(dev), &*f) };
+            if f.rss_context != 0 {
+                return Err(EOPNOTSUPP);
+            }
+            T::set_rxfh_fields(d, FlowType::from_raw(f.flow_type), f.data)?;
             Ok(0)
         })
     }

@@ -164,6 +164,24 @@ if [ "${nq:-1}" -ge 2 ]; then
 	check "after down/up: table and key kept, in RETA and RSSRK too" sh -c \
 		"[ $(reta_word 5) = $((0x01010101)) ] && [ \"$(key)\" = '$k' ] && [ $(bar_read 0x5c80) = $(( 0x1c150e07 )) ]"
 	check "after down/up: 100 pings all on queue 1" only_queue 1
+	fh() { ethtool -n "$DUT_IF" rx-flow-hash "$1" | grep -cE '^(IP SA|IP DA|L4 bytes)'; }
+	mrqc_bit() { echo $(( ($(bar_read 0x5818) >> $1) & 1 )); }
+	check "rx-flow-hash: tcp4 hashes 4 fields, udp4 2 (addresses only), MRQC TCP4 on, UDP4 off" \
+		test "$(fh tcp4)/$(fh udp4)/$(mrqc_bit 16)/$(mrqc_bit 22)" = 4/2/1/0
+	ethtool -N "$DUT_IF" rx-flow-hash udp4 sdfn 2>/dev/null
+	check "ethtool -N rx-flow-hash udp4 sdfn: 4 fields, MRQC UDP4 set" \
+		test "$(fh udp4)/$(mrqc_bit 22)" = 4/1
+	ethtool -N "$DUT_IF" rx-flow-hash tcp6 sd 2>/dev/null
+	check "ethtool -N rx-flow-hash tcp6 sd: 2 fields, MRQC TCP6 clear" \
+		test "$(fh tcp6)/$(mrqc_bit 21)" = 2/0
+	e=$(errno_of ethtool -N "$DUT_IF" rx-flow-hash tcp4 s)
+	check "rx-flow-hash tcp4 s (source address only) -> EINVAL ($e)" \
+		sh -c "echo '$e' | grep -q 'Invalid argument'"
+	check "the refused change left tcp4 at 4 fields" test "$(fh tcp4)" = 4
+	ethtool -N "$DUT_IF" rx-flow-hash udp4 sd 2>/dev/null
+	ethtool -N "$DUT_IF" rx-flow-hash tcp6 sdfn 2>/dev/null
+	check "rx-flow-hash back to the defaults (udp4 2 fields, tcp6 4)" \
+		test "$(fh udp4)/$(fh tcp6)/$(mrqc_bit 22)/$(mrqc_bit 21)" = 2/4/0/1
 	ethtool -X "$DUT_IF" default 2>/dev/null
 	check "ethtool -X default: spread over $nq queues again" \
 		test "$(indir | tr ' ' '\n' | sort -u | grep -c .)" = "$nq"

@@ -8,8 +8,8 @@ use kernel::{
     irq::IrqReturn,
     net::{
         ethtool::{
-            self, Channels, Coalesce, DrvInfo, LinkSettings, Pause, PauseStats, Ringparam,
-            StringSet, StringWriter, Tunable,
+            self, Channels, Coalesce, DrvInfo, FlowType, LinkSettings, Pause, PauseStats,
+            Ringparam, StringSet, StringWriter, Tunable,
         },
         napi::Napi,
         netdev::{
@@ -82,6 +82,21 @@ const MAX_ITR_USECS: u32 = (1 << 13) - 1;
 const RSS_INDIR_LEN: usize = 128;
 /// Bytes of the RSS hash key (RSSRK).
 const RSS_KEY_LEN: usize = 40;
+
+/// RSS hashes the TCP ports of IPv4 frames (`rx-flow-hash tcp4 sdfn`).
+const HASH_TCP4: u32 = 1 << 0;
+/// RSS hashes the UDP ports of IPv4 frames.
+const HASH_UDP4: u32 = 1 << 1;
+/// RSS hashes the TCP ports of IPv6 frames.
+const HASH_TCP6: u32 = 1 << 2;
+/// RSS hashes the UDP ports of IPv6 frames.
+const HASH_UDP6: u32 = 1 << 3;
+/// Addresses and TCP ports. UDP ports stay out by default: the fragments of one datagram
+/// carry no ports and would land on another queue than its first part, reordering it.
+const DEFAULT_L4_HASH: u32 = HASH_TCP4 | HASH_TCP6;
+/// `rx-flow-hash` fields: the addresses alone, or with the ports.
+const FIELDS_SD: u32 = ethtool::RXH_IP_SRC | ethtool::RXH_IP_DST;
+const FIELDS_SDFN: u32 = FIELDS_SD | ethtool::RXH_L4_B_0_1 | ethtool::RXH_L4_B_2_3;
 
 /// Pause frames honoured (`ethtool -A rx`).
 const PAUSE_RX: u32 = 1 << 0;
@@ -200,6 +215,8 @@ pub(crate) struct IgbNet<'bound> {
     itr_usecs: Atomic<u32>,
     /// Pause frame settings: [`PAUSE_RX`], [`PAUSE_TX`].
     pause: Atomic<u32>,
+    /// Which L4 ports RSS hashes: [`HASH_TCP4`], [`HASH_UDP4`], [`HASH_TCP6`], [`HASH_UDP6`].
+    l4_hash: Atomic<u32>,
     /// RSS key and redirection table (`ethtool -x`/`-X`).
     #[pin]
     rss: Mutex<Rss>,
@@ -258,6 +275,7 @@ impl<'bound> IgbNet<'bound> {
             resets: Atomic::new(0),
             itr_usecs: Atomic::new(DEFAULT_ITR_USECS),
             pause: Atomic::new(PAUSE_RX | PAUSE_TX),
+            l4_hash: Atomic::new(DEFAULT_L4_HASH),
             rss <- new_mutex!(rss, "igb_rust_rss"),
         }? Error)
     }
@@ -382,17 +400,23 @@ impl<'bound> IgbNet<'bound> {
             return Ok(());
         }
         self.write_rss(&self.rss.lock())?;
-        // Addresses and TCP ports. UDP ports stay out: the fragments of one datagram carry no
-        // ports and would land on another queue than its first part, reordering it.
-        bar.write_reg(
+        self.write_mrqc()
+    }
+
+    /// Turns RSS on, hashing the addresses and the ports `l4_hash` names.
+    fn write_mrqc(&self) -> Result {
+        let l4 = self.l4_hash.load(Relaxed);
+        self.hw.bar.write_reg(
             regs::MRQC::zeroed()
                 .try_with_mrqe(2u32)?
                 .with_ipv4(true)
-                .with_tcp4(true)
+                .with_tcp4(l4 & HASH_TCP4 != 0)
+                .with_udp4(l4 & HASH_UDP4 != 0)
                 .with_ipv6(true)
-                .with_tcp6(true)
                 .with_ipv6_ex(true)
-                .with_tcp6_ex(true),
+                .with_tcp6(l4 & HASH_TCP6 != 0)
+                .with_tcp6_ex(l4 & HASH_TCP6 != 0)
+                .with_udp6(l4 & HASH_UDP6 != 0),
         );
         Ok(())
     }
@@ -1062,6 +1086,57 @@ impl<'bound> ethtool::Operations for IgbNet<'bound> {
         // Down, the MAC is held in reset: `open` programs it.
         if dev.is_running() && this.nq > 1 {
             this.write_rss(&rss)?;
+        }
+        Ok(())
+    }
+
+    fn get_rxfh_fields(dev: &netdev::Device<Self>, flow: FlowType) -> Result<u32> {
+        let l4 = dev.data().l4_hash.load(Relaxed);
+        let bit = match flow {
+            FlowType::Tcp4 => HASH_TCP4,
+            FlowType::Udp4 => HASH_UDP4,
+            FlowType::Tcp6 => HASH_TCP6,
+            FlowType::Udp6 => HASH_UDP6,
+            FlowType::OtherIp4 | FlowType::OtherIp6 => 0,
+            FlowType::Other(_) => return Err(EOPNOTSUPP),
+        };
+        Ok(if l4 & bit != 0 {
+            FIELDS_SDFN
+        } else {
+            FIELDS_SD
+        })
+    }
+
+    fn set_rxfh_fields(dev: &netdev::Device<Self>, flow: FlowType, fields: u32) -> Result {
+        let this = dev.data();
+        let bit = match flow {
+            FlowType::Tcp4 => HASH_TCP4,
+            FlowType::Udp4 => HASH_UDP4,
+            FlowType::Tcp6 => HASH_TCP6,
+            FlowType::Udp6 => HASH_UDP6,
+            // Addresses only, always.
+            FlowType::OtherIp4 | FlowType::OtherIp6 if fields == FIELDS_SD => return Ok(()),
+            FlowType::OtherIp4 | FlowType::OtherIp6 => return Err(EINVAL),
+            FlowType::Other(_) => return Err(EOPNOTSUPP),
+        };
+        // The 82576 hashes both addresses, with or without both ports: nothing in between.
+        let on = match fields {
+            FIELDS_SD => false,
+            FIELDS_SDFN => true,
+            _ => {
+                dev_err!(
+                    this.hw.pdev,
+                    "{}: RSS hashes the IP addresses, with or without both ports (sd or sdfn)\n",
+                    dev.name()
+                );
+                return Err(EINVAL);
+            }
+        };
+        let old = this.l4_hash.load(Relaxed);
+        this.l4_hash
+            .store(if on { old | bit } else { old & !bit }, Relaxed);
+        if dev.is_running() && this.nq > 1 {
+            this.write_mrqc()?;
         }
         Ok(())
     }
