@@ -62,7 +62,9 @@ check "rx-usecs 8192 (over the 13-bit field) -> EINVAL ($e)" sh -c "echo '$e' | 
 e=$(errno_of ethtool -C "$DUT_IF" rx-usecs 20 tx-usecs 30)
 check "rx-usecs 20 tx-usecs 30 (one vector) -> EINVAL ($e)" sh -c "echo '$e' | grep -q 'Invalid argument'"
 e=$(errno_of ethtool -C "$DUT_IF" rx-frames 8)
-check "rx-frames (not supported) -> EOPNOTSUPP ($e)" sh -c "echo '$e' | grep -q 'Operation not supported'"
+# The ethtool core refuses a parameter outside supported_coalesce_params itself.
+check "rx-frames (not supported by the driver) -> EINVAL from the core ($e)" \
+	sh -c "echo '$e' | grep -q 'unsupported parameter' && echo '$e' | grep -q 'Invalid argument'"
 check "refused values change nothing (300/300, EITR 300)" \
 	test "$(usecs rx-usecs)/$(usecs tx-usecs)/$(eitr_usecs)" = 300/300/300
 check "coalescing changes kept the link (no carrier change)" \
@@ -100,7 +102,7 @@ check "the refused change left rx off tx off" test "$(pause RX)/$(pause TX)/$(ct
 check "pause changes kept the link (no carrier change)" \
 	test "$(cat /sys/class/net/$DUT_IF/carrier_changes)" = "$carrier0"
 downup
-check "after down/up: rx off tx off kept in CTRL" test "$(ctrl_fc)" = 0/0
+check "after down/up: rx off tx off kept in CTRL ($(ctrl_fc))" test "$(ctrl_fc)" = 0/0
 ethtool -A "$DUT_IF" rx on tx on 2>/dev/null
 check "ethtool -A rx on tx on: CTRL.RFCE/TFCE set again" test "$(ctrl_fc)" = 1/1
 st=$(ethtool -I -a "$DUT_IF" 2>&1)
@@ -132,6 +134,9 @@ if [ "${nq:-1}" -ge 2 ]; then
 	rxq() { ethtool -S "$DUT_IF" | awk -v k="rx$1_packets:" '$1 == k {print $2}'; }
 	only_queue() {	# only_queue Q: 100 pings from the peer all land on queue Q
 		local a0 a1 b0 b1
+		# One ping first: after down/up the peer resolves the address again, and ARP,
+		# which RSS does not hash, arrives on queue 0.
+		ip netns exec $NS ping -q -c 1 -W 2 $DUT_IP >/dev/null
 		a0=$(rxq 0); a1=$(rxq 1)
 		ip netns exec $NS ping -q -c 100 -i 0.01 -W 2 $DUT_IP >/dev/null || { echo "pings lost"; return 1; }
 		b0=$(rxq 0); b1=$(rxq 1)

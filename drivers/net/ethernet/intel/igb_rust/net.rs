@@ -300,7 +300,10 @@ impl<'bound> IgbNet<'bound> {
 
     /// Programs flow control from `pause`: pause frames honoured and/or sent, with the
     /// receive buffer thresholds that trigger XOFF and XON.
-    fn configure_fc(&self) -> Result {
+    ///
+    /// Autonegotiation completing sets CTRL.RFCE/TFCE to what it resolved, so this runs again
+    /// on every link up to keep the forced setting.
+    pub(crate) fn configure_fc(&self) -> Result {
         let bar = &self.hw.bar;
         let pause = self.pause.load(Relaxed);
         let (rx, tx) = (pause & PAUSE_RX != 0, pause & PAUSE_TX != 0);

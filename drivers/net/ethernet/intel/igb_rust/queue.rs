@@ -562,6 +562,10 @@ impl<'bound> VectorData<'bound> {
         let bar = &self.hw.bar;
         let up = crate::hw::link_up(bar);
         if up && !dev.carrier_ok() {
+            // The MAC took the flow control autonegotiation resolved; the user's is forced.
+            if dev.data().configure_fc().is_err() {
+                dev_warn!(self.hw.pdev, "{}: flow control not restored\n", dev.name());
+            }
             dev.carrier_on();
             dev_info!(
                 self.hw.pdev,
