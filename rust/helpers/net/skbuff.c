@@ -140,3 +140,24 @@ __rust_helper void rust_helper_skb_tx_timestamp(struct sk_buff *skb)
 {
 	skb_tx_timestamp(skb);
 }
+
+__rust_helper bool rust_helper_skb_vlan_tag_present(const struct sk_buff *skb)
+{
+	return skb_vlan_tag_present(skb);
+}
+
+__rust_helper u16 rust_helper_skb_vlan_tag_get(const struct sk_buff *skb)
+{
+	return skb_vlan_tag_get(skb);
+}
+
+__rust_helper __be16 rust_helper_skb_vlan_proto(const struct sk_buff *skb)
+{
+	return skb->vlan_proto;
+}
+
+__rust_helper void rust_helper___vlan_hwaccel_put_tag(struct sk_buff *skb,
+						      __be16 vlan_proto, u16 vlan_tci)
+{
+	__vlan_hwaccel_put_tag(skb, vlan_proto, vlan_tci);
+}

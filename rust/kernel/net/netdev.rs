@@ -121,9 +121,10 @@ pub enum Xmit<'x> {
 /// Network device operations (`struct net_device_ops`), implemented on the driver's private
 /// data type.
 ///
-/// `open`, `stop`, `set_mac_address` and `change_mtu` run in process context with the RTNL
-/// lock held; `start_xmit` runs with bottom halves disabled and the queue's xmit lock held;
-/// `set_rx_mode` runs under the device's address list lock.
+/// `open`, `stop`, `set_mac_address`, `change_mtu`, `set_features` and the VLAN filter calls
+/// run in process context with the RTNL lock held; `start_xmit` runs with bottom halves
+/// disabled and the queue's xmit lock held; `set_rx_mode` runs under the device's address list
+/// lock.
 #[vtable]
 pub trait Operations: Sized + Send + Sync {
     /// The poll routine of the device's NAPI instances ([`napi::NoPoll`] for none).
@@ -219,6 +220,32 @@ pub trait Operations: Sized + Send + Sync {
     /// [`Operations::stop`], never after the device was unregistered.
     #[inline]
     fn service(_dev: &Device<Self>, _rtnl: &mut Rtnl) -> Option<Delta> {
+        build_error!(VTABLE_DEFAULT_ERROR)
+    }
+
+    /// Applies a change of the features the user may toggle (`ndo_set_features`, after
+    /// `ethtool -K`): `features` is the whole new set, [`Device::features`] still the old one.
+    /// The core stores `features` only when this returns `Ok`. Runs under RTNL, whether the
+    /// interface is up or not.
+    #[inline]
+    fn set_features(_dev: &Device<Self>, _rtnl: &mut Rtnl, _features: u64) -> Result {
+        build_error!(VTABLE_DEFAULT_ERROR)
+    }
+
+    /// Lets frames tagged with 802.1Q VLAN `vid` (0..4095) through the receive filter
+    /// (`ndo_vlan_rx_add_vid`). Called only for a device with `NETIF_F_HW_VLAN_CTAG_FILTER`,
+    /// under RTNL, up or not; the core keeps the list and asks again for every VLAN after the
+    /// feature is turned back on, but not after a reset of the device: the driver keeps what
+    /// it must restore.
+    #[inline]
+    fn vlan_rx_add_vid(_dev: &Device<Self>, _rtnl: &mut Rtnl, _vid: u16) -> Result {
+        build_error!(VTABLE_DEFAULT_ERROR)
+    }
+
+    /// Filters frames of 802.1Q VLAN `vid` out again (`ndo_vlan_rx_kill_vid`), as for
+    /// [`Operations::vlan_rx_add_vid`].
+    #[inline]
+    fn vlan_rx_kill_vid(_dev: &Device<Self>, _rtnl: &mut Rtnl, _vid: u16) -> Result {
         build_error!(VTABLE_DEFAULT_ERROR)
     }
 
@@ -1099,7 +1126,8 @@ impl<T: Operations> Registration<T> {
             (*raw).max_mtu = config.max_mtu;
             (*raw).hw_features = config.hw_features;
             (*raw).features = config.features;
-            (*raw).vlan_features = config.features;
+            // What a VLAN device on top may use: the offloads, not the tag handling itself.
+            (*raw).vlan_features = config.features & !NETIF_F_VLAN_OFFLOADS;
             bindings::eth_hw_addr_set(raw, config.mac.as_ptr());
             core::ptr::copy_nonoverlapping(
                 config.mac.as_ptr(),
@@ -1401,6 +1429,21 @@ impl<T: Operations> OpsTable<T> {
         } else {
             None
         },
+        ndo_set_features: if T::HAS_SET_FEATURES {
+            Some(Self::set_features)
+        } else {
+            None
+        },
+        ndo_vlan_rx_add_vid: if T::HAS_VLAN_RX_ADD_VID {
+            Some(Self::vlan_rx_add_vid)
+        } else {
+            None
+        },
+        ndo_vlan_rx_kill_vid: if T::HAS_VLAN_RX_KILL_VID {
+            Some(Self::vlan_rx_kill_vid)
+        } else {
+            None
+        },
         ndo_validate_addr: Some(bindings::eth_validate_addr),
         // SAFETY: All-zero is a valid `net_device_ops` (every member is an optional pointer).
         ..unsafe { core::mem::zeroed() }
@@ -1586,6 +1629,60 @@ impl<T: Operations> OpsTable<T> {
     }
 }
 
+impl<T: Operations> OpsTable<T> {
+    /// # Safety
+    ///
+    /// As for `open`.
+    unsafe extern "C" fn set_features(
+        dev: *mut bindings::net_device,
+        features: bindings::netdev_features_t,
+    ) -> c_int {
+        // SAFETY: As in `open`: registered for `T`, and `ndo_set_features` runs under RTNL
+        // (`__netdev_update_features()` asserts it).
+        let (d, mut rtnl) = unsafe { (Device::<T>::from_raw(dev), Rtnl::assume_held()) };
+        from_result(|| T::set_features(d, &mut rtnl, features).map(|()| 0))
+    }
+
+    /// The VLAN ID of an `ndo_vlan_rx_{add,kill}_vid` call for an 802.1Q tag, or why not.
+    fn ctag_vid(proto: u16, vid: u16) -> Result<u16> {
+        if u32::from(u16::from_be(proto)) != bindings::ETH_P_8021Q {
+            // Only a device with `NETIF_F_HW_VLAN_STAG_FILTER` is asked about service tags.
+            return Err(EPROTONOSUPPORT);
+        }
+        // `VLAN_N_VID`: 12-bit VLAN IDs.
+        if vid >= 4096 {
+            return Err(EINVAL);
+        }
+        Ok(vid)
+    }
+
+    /// # Safety
+    ///
+    /// As for `open`.
+    unsafe extern "C" fn vlan_rx_add_vid(
+        dev: *mut bindings::net_device,
+        proto: bindings::__be16,
+        vid: u16,
+    ) -> c_int {
+        // SAFETY: As in `open`: registered for `T`; `vlan_vid_add()` asserts RTNL.
+        let (d, mut rtnl) = unsafe { (Device::<T>::from_raw(dev), Rtnl::assume_held()) };
+        from_result(|| T::vlan_rx_add_vid(d, &mut rtnl, Self::ctag_vid(proto, vid)?).map(|()| 0))
+    }
+
+    /// # Safety
+    ///
+    /// As for `open`.
+    unsafe extern "C" fn vlan_rx_kill_vid(
+        dev: *mut bindings::net_device,
+        proto: bindings::__be16,
+        vid: u16,
+    ) -> c_int {
+        // SAFETY: As in `open`: registered for `T`; `vlan_vid_del()` asserts RTNL.
+        let (d, mut rtnl) = unsafe { (Device::<T>::from_raw(dev), Rtnl::assume_held()) };
+        from_result(|| T::vlan_rx_kill_vid(d, &mut rtnl, Self::ctag_vid(proto, vid)?).map(|()| 0))
+    }
+}
+
 /// The `netdev_stat_ops` of `T`.
 struct StatOps<T: Operations>(PhantomData<T>);
 
@@ -1667,6 +1764,21 @@ pub const NETIF_F_RXHASH: u64 = bindings::NETIF_F_RXHASH;
 pub const NETIF_F_TSO: u64 = bindings::NETIF_F_TSO;
 /// The device segments TCP over IPv6 itself (TSO).
 pub const NETIF_F_TSO6: u64 = bindings::NETIF_F_TSO6;
+/// The device strips 802.1Q tags from received frames and reports them beside the frame.
+pub const NETIF_F_HW_VLAN_CTAG_RX: u64 = 1 << bindings::NETIF_F_HW_VLAN_CTAG_RX_BIT;
+/// The device inserts the 802.1Q tag the stack leaves beside a frame ([`SkBuff::vlan_tag`]).
+///
+/// [`SkBuff::vlan_tag`]: crate::net::skb::SkBuff::vlan_tag
+pub const NETIF_F_HW_VLAN_CTAG_TX: u64 = 1 << bindings::NETIF_F_HW_VLAN_CTAG_TX_BIT;
+/// The device drops frames of 802.1Q VLANs not added with [`Operations::vlan_rx_add_vid`].
+pub const NETIF_F_HW_VLAN_CTAG_FILTER: u64 = 1 << bindings::NETIF_F_HW_VLAN_CTAG_FILTER_BIT;
+/// Every VLAN offload bit: a VLAN device on top of this one cannot use them.
+const NETIF_F_VLAN_OFFLOADS: u64 = NETIF_F_HW_VLAN_CTAG_RX
+    | NETIF_F_HW_VLAN_CTAG_TX
+    | NETIF_F_HW_VLAN_CTAG_FILTER
+    | (1 << bindings::NETIF_F_HW_VLAN_STAG_RX_BIT)
+    | (1 << bindings::NETIF_F_HW_VLAN_STAG_TX_BIT)
+    | (1 << bindings::NETIF_F_HW_VLAN_STAG_FILTER_BIT);
 /// Every checksum offload bit (`NETIF_F_CSUM_MASK`).
 pub const NETIF_F_CSUM_MASK: u64 =
     NETIF_F_IP_CSUM | NETIF_F_IPV6_CSUM | (1 << bindings::NETIF_F_HW_CSUM_BIT);

@@ -52,6 +52,27 @@ pub enum RxChecksum {
     Unnecessary,
 }
 
+/// The protocol of a VLAN tag carried outside the frame data (`skb->vlan_proto`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum VlanProto {
+    /// IEEE 802.1Q customer tag (`ETH_P_8021Q`).
+    Ctag,
+    /// IEEE 802.1ad service tag (`ETH_P_8021AD`).
+    Stag,
+    /// Any other tag protocol, in host byte order.
+    Other(u16),
+}
+
+/// A VLAN tag the stack left outside the frame data for the device to insert
+/// (`skb_vlan_tag_present()`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct VlanTag {
+    /// The tag protocol identifier.
+    pub proto: VlanProto,
+    /// The tag control information: priority, drop eligibility and VLAN ID.
+    pub tci: u16,
+}
+
 /// Transport protocol whose checksum the device must fill in.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum L4 {
@@ -342,6 +363,48 @@ impl SkBuff {
         }
         // SAFETY: `self.0` is valid and not shared: its header fields are ours.
         unsafe { bindings::skb_set_hash(self.as_raw(), hash, t) };
+    }
+
+    /// Records the 802.1Q tag the hardware stripped from a received frame
+    /// (`__vlan_hwaccel_put_tag()`): the stack then sees the frame as it came off the wire.
+    /// A shared skb is left alone.
+    #[inline]
+    pub fn set_rx_vlan_ctag(&mut self, tci: u16) {
+        if self.is_shared() {
+            return;
+        }
+        // SAFETY: `self.0` is valid and not shared: its header fields are ours.
+        unsafe {
+            bindings::__vlan_hwaccel_put_tag(
+                self.as_raw(),
+                (bindings::ETH_P_8021Q as u16).to_be(),
+                tci,
+            )
+        };
+    }
+
+    /// The VLAN tag the stack wants the device to insert, if any. The stack leaves a tag
+    /// outside the data only to devices with `NETIF_F_HW_VLAN_CTAG_TX` (or `..._STAG_TX`);
+    /// the frame data and the offsets of [`SkBuff::tx_checksum`] then start without it.
+    #[inline]
+    pub fn vlan_tag(&self) -> Option<VlanTag> {
+        // SAFETY: `self.0` is a valid skb (type invariant); these only read header fields.
+        let (present, tci, proto) = unsafe {
+            (
+                bindings::skb_vlan_tag_present(self.as_raw()),
+                bindings::skb_vlan_tag_get(self.as_raw()),
+                u16::from_be(bindings::skb_vlan_proto(self.as_raw())),
+            )
+        };
+        if !present {
+            return None;
+        }
+        let proto = match u32::from(proto) {
+            bindings::ETH_P_8021Q => VlanProto::Ctag,
+            bindings::ETH_P_8021AD => VlanProto::Stag,
+            _ => VlanProto::Other(proto),
+        };
+        Some(VlanTag { proto, tci })
     }
 
     /// Lets the stack return the skb's page_pool pages to their pool when it frees the skb.
