@@ -64,15 +64,94 @@ vlan_tso() {
 	[ "$tso1" -gt "$tso0" ] && [ "$drop1" = "$drop0" ] && [ $rc = 0 ]
 }
 vlan_bulk_rx() { DUT_IP=$VDUT_IP PEER_IP=$VPEER_IP PORT=5012 bulk rx; }
+
+# --- VLAN offloads: tag stripping (CTRL.VME), insertion, the filter (VFTA) ---
+vfta_bit() {	# vfta_bit VID: that VLAN's bit in the DUT's filter table
+	echo $(( ($(bar_read $((0x5600 + 4 * ($1 / 32)))) >> ($1 % 32)) & 1 ))
+}
+ctrl_vme() { echo $(( ($(bar_read 0x0) >> 30) & 1 )); }
+vlan_quiet() {	# only test traffic on VLAN 100: no IPv6, static neighbours
+	local d
+	for d in dut.100; do echo 1 > /proc/sys/net/ipv6/conf/$d/disable_ipv6; done
+	ip netns exec $NS sh -c 'echo 1 > /proc/sys/net/ipv6/conf/peer.100/disable_ipv6'
+	ip neigh replace $VPEER_IP lladdr "$PEER_MAC" dev dut.100 nud permanent
+	ip -n $NS neigh replace $VDUT_IP lladdr "$DUT_MAC" dev peer.100 nud permanent
+}
+bytes_per_ping() {	# bytes_per_ping rx|tx: what the DUT counts per 100-byte ping frame
+	local p0 b0 p1 b1
+	p0=$(stat_of "$DUT_IF" $1 packets); b0=$(stat_of "$DUT_IF" $1 bytes)
+	if [ $1 = rx ]; then
+		ip netns exec $NS ping -q -c 20 -i 0.05 -W 2 -s 100 $VDUT_IP >/dev/null || return 1
+	else
+		ping -q -c 20 -i 0.05 -W 2 -s 100 $VPEER_IP >/dev/null || return 1
+	fi
+	p1=$(stat_of "$DUT_IF" $1 packets); b1=$(stat_of "$DUT_IF" $1 bytes)
+	[ $((p1 - p0)) = 20 ] || { echo "$((p1 - p0)) packets, not 20"; return 1; }
+	echo $(( (b1 - b0) / 20 ))
+}
+vlan_bulk_both() {
+	DUT_IP=$VDUT_IP PEER_IP=$VPEER_IP PORT=5014 bulk tx && vlan_bulk_rx
+}
+vlan_offloads() {
+	vlan_quiet
+	local k
+	k=$(ethtool -k "$DUT_IF")
+	check "ethtool -k: rx-vlan-offload and tx-vlan-offload on, rx-vlan-filter on [fixed]" sh -c \
+		"echo '$k' | grep -q 'rx-vlan-offload: on$' && echo '$k' | grep -q 'tx-vlan-offload: on$' &&
+		 echo '$k' | grep -q 'rx-vlan-filter: on \\[fixed\\]'"
+	check "CTRL.VME set; VLAN 100 and 0 in VFTA, 200 not" \
+		test "$(ctrl_vme)/$(vfta_bit 100)/$(vfta_bit 0)/$(vfta_bit 200)" = 1/1/1/0
+	# A 100-byte ping is a 142-byte frame, 146 with its tag: stripped on receive, inserted
+	# on transmit, the DUT counts 142; done in software, 146.
+	local rx tx
+	rx=$(bytes_per_ping rx); tx=$(bytes_per_ping tx)
+	check "offloaded: tag stripped on receive and inserted on transmit (rx $rx, tx $tx bytes per ping)" \
+		test "$rx/$tx" = 142/142
+	ethtool -K "$DUT_IF" rxvlan off txvlan off
+	rx=$(bytes_per_ping rx); tx=$(bytes_per_ping tx)
+	check "rxvlan off txvlan off: CTRL.VME clear, tags in the frame both ways (rx $rx, tx $tx)" \
+		test "$(ctrl_vme)/$rx/$tx" = 0/146/146
+	check "rxvlan off txvlan off: 24 MB over VLAN 100 each way intact" vlan_bulk_both
+	ethtool -K "$DUT_IF" rxvlan on txvlan on
+	check "rxvlan on txvlan on again: CTRL.VME set, 142 bytes per ping" \
+		test "$(ctrl_vme)/$(bytes_per_ping rx)" = 1/142
+	# VLAN 200 exists on the peer only: the filter drops its frames in the MAC.
+	ip -n $NS link add link "$PEER_IF" name peer.200 type vlan id 200 &&
+	ip -n $NS addr add 203.0.113.2/24 dev peer.200 && ip -n $NS link set peer.200 up &&
+	ip -n $NS neigh replace 203.0.113.1 lladdr "$DUT_MAC" dev peer.200 nud permanent
+	vlan200_rx() {	# frames of 10 pings on VLAN 200 the DUT received
+		local p0
+		p0=$(stat_of "$DUT_IF" rx packets)
+		ip netns exec $NS ping -q -c 10 -i 0.05 -W 1 203.0.113.1 >/dev/null
+		echo $(( $(stat_of "$DUT_IF" rx packets) - p0 ))
+	}
+	local n
+	n=$(vlan200_rx)
+	check "VLAN 200 (not on the DUT): filtered out by the MAC ($n frames received)" test "$n" = 0
+	ip link set "$DUT_IF" promisc on
+	n=$(vlan200_rx)
+	check "promiscuous: VLAN 200 frames received ($n of 10)" test "$n" -ge 10
+	ip link set "$DUT_IF" promisc off
+	n=$(vlan200_rx)
+	check "promiscuous off: VLAN 200 filtered again ($n)" test "$n" = 0
+	ip -n $NS link del peer.200
+	ip link set "$DUT_IF" down && ip link set "$DUT_IF" up && wait_carrier "$DUT_IF" 1
+	ip link set dut.100 up
+	vlan_quiet
+	check "after down/up: VFTA and CTRL.VME restored ($(vfta_bit 100)/$(ctrl_vme)), ping over VLAN 100" \
+		sh -c "[ $(vfta_bit 100)/$(ctrl_vme) = 1/1 ] && ping -c 3 -i 0.2 -W 2 $VPEER_IP >/dev/null"
+}
 if check "VLAN 100 on both ends" vlan_up; then
 	check "vlan device inherits TSO" sh -c "ethtool -k dut.100 | grep -q 'tcp-segmentation-offload: on'"
 	check "ping over VLAN 100 both ways" sh -c "ping -c 3 -i 0.2 -W 2 $VPEER_IP >/dev/null &&
 		ip netns exec $NS ping -c 3 -i 0.2 -W 2 $VDUT_IP >/dev/null"
 	check "bulk TCP over 802.1Q: TSO used, nothing dropped, 24 MB intact" vlan_tso
 	check "bulk TCP over 802.1Q peer -> DUT: 24 MB intact" vlan_bulk_rx
+	vlan_offloads
 fi
 ip link del dut.100 2>/dev/null
 ip -n $NS link del peer.100 2>/dev/null
+check "VLAN 100 deleted: its VFTA bit cleared" test "$(vfta_bit 100)" = 0
 
 # --- QinQ: full-size frames behind an 802.1ad and an 802.1Q tag -------------
 qinq_up() {

@@ -17,14 +17,6 @@ KSRC=$(readlink -f "$IGB_RUST_BUILD/source")
 YNL=(/usr/bin/python3 "$KSRC/tools/net/ynl/pyynl/cli.py" --no-schema --output-json
      --spec "$KSRC/Documentation/netlink/specs/netdev.yaml")
 
-bar_read() {	# bar_read OFFSET: a DUT register, in decimal
-	python3 - "/sys/bus/pci/devices/$DUT/resource0" "$1" <<'PY'
-import mmap, os, struct, sys
-fd = os.open(sys.argv[1], os.O_RDONLY | os.O_SYNC)
-m = mmap.mmap(fd, 0x20000, mmap.MAP_SHARED, mmap.PROT_READ)
-print(struct.unpack_from('<I', m, int(sys.argv[2], 0))[0])
-PY
-}
 errno_of() {	# errno_of CMD...: rc and what the command printed, on one line
 	local out rc
 	out=$("$@" 2>&1)

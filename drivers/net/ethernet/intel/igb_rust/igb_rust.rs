@@ -23,14 +23,20 @@ mod regs;
 use net::{IgbNet, MAX_MTU};
 use queue::Hw;
 
-/// Offloads: RX checksum and hash, TX checksum (IPv4 and IPv6, TCP and UDP).
+/// Offloads the user may toggle: RX checksum and hash, TX checksum (IPv4 and IPv6, TCP and
+/// UDP), scatter/gather, TSO, VLAN tag stripping and insertion.
 const FEATURES: u64 = netdev::NETIF_F_RXCSUM
     | netdev::NETIF_F_RXHASH
     | netdev::NETIF_F_IP_CSUM
     | netdev::NETIF_F_IPV6_CSUM
     | netdev::NETIF_F_SG
     | netdev::NETIF_F_TSO
-    | netdev::NETIF_F_TSO6;
+    | netdev::NETIF_F_TSO6
+    | netdev::NETIF_F_HW_VLAN_CTAG_RX
+    | netdev::NETIF_F_HW_VLAN_CTAG_TX;
+
+/// Always on: the filter table follows the VLANs the stack adds.
+const FIXED_FEATURES: u64 = netdev::NETIF_F_HW_VLAN_CTAG_FILTER;
 
 /// Most queue pairs the 82576 offers a PF without VMDq.
 const MAX_QUEUES: u32 = 8;
@@ -139,7 +145,7 @@ impl netdev::pci::Driver for IgbDriver {
             min_mtu: 68,
             max_mtu: MAX_MTU,
             hw_features: FEATURES,
-            features: FEATURES,
+            features: FEATURES | FIXED_FEATURES,
             real_tx_queues: nq,
             real_rx_queues: nq,
             irq_name: c"igb_rust",

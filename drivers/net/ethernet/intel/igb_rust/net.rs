@@ -43,6 +43,8 @@ pub(crate) const MAX_MTU: u32 = 9216;
 const FRAME_OVERHEAD: u32 = 14 + 4 + 2 * 4;
 /// A VLAN tag, which the core may push into a frame after `features_check` saw it.
 const VLAN_HLEN: u32 = 4;
+/// The 802.1Q tag protocol identifier.
+const ETH_P_8021Q: u32 = 0x8100;
 /// Default `rx-copybreak`: frames up to this many bytes are copied. 0 (never): in `make bench`
 /// copying frames of 64..256 bytes cost 8-9% more instructions per packet than building the
 /// skb around the page (a slab allocation and free more), at the same packet rate.
@@ -220,7 +222,14 @@ pub(crate) struct IgbNet<'bound> {
     /// RSS key and redirection table (`ethtool -x`/`-X`).
     #[pin]
     rss: Mutex<Rss>,
+    /// The VLANs the stack added, one bit per VLAN ID as in VFTA: the MAC reset on `stop`
+    /// clears the table, `open` writes it back.
+    #[pin]
+    vlans: Mutex<[u32; VFTA_WORDS]>,
 }
+
+/// Words of the VLAN filter table: 4096 bits.
+const VFTA_WORDS: usize = 128;
 
 /// The NAPI instances of the device: vector 0 for other causes, vector `q + 1` for queue
 /// pair `q`.
@@ -277,6 +286,7 @@ impl<'bound> IgbNet<'bound> {
             pause: Atomic::new(PAUSE_RX | PAUSE_TX),
             l4_hash: Atomic::new(DEFAULT_L4_HASH),
             rss <- new_mutex!(rss, "igb_rust_rss"),
+            vlans <- new_mutex!([0; VFTA_WORDS], "igb_rust_vlans"),
         }? Error)
     }
 
@@ -333,6 +343,44 @@ impl<'bound> IgbNet<'bound> {
         }
         bar.update(regs::CTRL, |c| c.with_rfce(rx).with_tfce(tx));
         Ok(())
+    }
+
+    /// Programs VLAN handling: the tag protocol, stripping as `features` asks, the filter
+    /// table from `vlans`. Filtering itself follows the receive mode (off when promiscuous).
+    fn configure_vlan(&self, features: u64) -> Result {
+        let bar = &self.hw.bar;
+        bar.write_reg(
+            regs::VET::zeroed()
+                .try_with_vet(ETH_P_8021Q)?
+                .try_with_ext(ETH_P_8021Q)?,
+        );
+        bar.update(regs::CTRL, |c| {
+            c.with_vme(features & netdev::NETIF_F_HW_VLAN_CTAG_RX != 0)
+        });
+        for (i, w) in self.vlans.lock().iter().enumerate() {
+            bar.try_write(
+                regs::VFTA::try_at(i).ok_or(EINVAL)?,
+                regs::VFTA::zeroed().with_bits(*w),
+            )?;
+        }
+        Ok(())
+    }
+
+    /// Adds or removes VLAN `vid` in the filter table, and in the hardware's.
+    fn set_vlan(&self, vid: u16, on: bool) -> Result {
+        let (word, bit) = (usize::from(vid / 32), 1u32 << (vid % 32));
+        let mut vlans = self.vlans.lock();
+        let w = vlans.get_mut(word).ok_or(EINVAL)?;
+        if on {
+            *w |= bit;
+        } else {
+            *w &= !bit;
+        }
+        // Written up or down: the MAC keeps the table until its next reset.
+        self.hw.bar.try_write(
+            regs::VFTA::try_at(word).ok_or(EINVAL)?,
+            regs::VFTA::zeroed().with_bits(*w),
+        )
     }
 
     /// Routes every cause to its vector and sets throttling.
@@ -578,13 +626,14 @@ impl<'bound> IgbNet<'bound> {
         );
         self.configure_rss()?;
         self.configure_fc()?;
+        self.configure_vlan(dev.features())?;
         self.set_max_frame(dev.mtu())?;
         bar.update(regs::RCTL, |r| {
             r.with_en(true)
                 .with_bam(true)
                 .with_secrc(true)
                 .with_lpe(true)
-                .with_vfe(false)
+                .with_cfien(false)
         });
         for v in vectors(dev) {
             let data = v.data();
@@ -780,7 +829,10 @@ impl<'bound> netdev::Operations for IgbNet<'bound> {
         }
         let promisc = mode.promisc();
         let allmulti = promisc || mode.allmulti();
-        bar.update(regs::RCTL, |r| r.with_upe(promisc).with_mpe(allmulti));
+        // Promiscuous means every VLAN too.
+        bar.update(regs::RCTL, |r| {
+            r.with_upe(promisc).with_mpe(allmulti).with_vfe(!promisc)
+        });
     }
 
     fn set_mac_address(dev: &netdev::Device<Self>, _rtnl: &mut Rtnl, addr: &MacAddress) -> Result {
@@ -791,6 +843,22 @@ impl<'bound> netdev::Operations for IgbNet<'bound> {
         // Frames larger than one buffer use several descriptors, so no ring rebuild is
         // needed: only the hardware's frame limit changes.
         dev.data().set_max_frame(new_mtu)
+    }
+
+    fn set_features(dev: &netdev::Device<Self>, _rtnl: &mut Rtnl, features: u64) -> Result {
+        // RX checksum and hash apply from the next poll on; stripping is a MAC setting, kept
+        // over resets by `open`. Insertion is per frame.
+        let strip = features & netdev::NETIF_F_HW_VLAN_CTAG_RX != 0;
+        dev.data().hw.bar.update(regs::CTRL, |c| c.with_vme(strip));
+        Ok(())
+    }
+
+    fn vlan_rx_add_vid(dev: &netdev::Device<Self>, _rtnl: &mut Rtnl, vid: u16) -> Result {
+        dev.data().set_vlan(vid, true)
+    }
+
+    fn vlan_rx_kill_vid(dev: &netdev::Device<Self>, _rtnl: &mut Rtnl, vid: u16) -> Result {
+        dev.data().set_vlan(vid, false)
     }
 
     fn tx_timeout(dev: &netdev::Device<Self>, queue: u32) {

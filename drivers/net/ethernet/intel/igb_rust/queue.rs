@@ -17,7 +17,10 @@ use kernel::{
         napi::{Instance, Napi, NapiContext, Poll, Rx, RxContext},
         netdev::{self, Rtnl, TxRequest, XmitQueue},
         page_pool::{PagePool, Params, ParkedPage},
-        skb::{HashType, MappedSkb, RxChecksum, SkBuff, Tso, TxChecksum, L4, MAX_SEGMENTS},
+        skb::{
+            HashType, MappedSkb, RxChecksum, SkBuff, Tso, TxChecksum, VlanProto, VlanTag, L4,
+            MAX_SEGMENTS,
+        },
     },
     new_spinlock_irq,
     prelude::*,
@@ -57,6 +60,8 @@ const TX_WAKE_THRESHOLD: u32 = 32;
 // Advanced descriptor bits.
 const RXD_STAT_DD: u64 = 1 << 0;
 const RXD_STAT_EOP: u64 = 1 << 1;
+/// The MAC stripped an 802.1Q tag; the descriptor's VLAN field holds it.
+const RXD_STAT_VP: u64 = 1 << 3;
 const RXD_STAT_UDPCS: u64 = 1 << 4;
 const RXD_STAT_L4CS: u64 = 1 << 5;
 /// CE | SE | SEQ | CXE | RXE: the frame is corrupt.
@@ -68,6 +73,12 @@ const TXD_CMD_EOP: u64 = 1 << 24;
 const TXD_CMD_IFCS: u64 = 1 << 25;
 const TXD_CMD_RS: u64 = 1 << 27;
 const TXD_CMD_DEXT: u64 = 1 << 29;
+/// Insert the VLAN tag of the context descriptor.
+const TXD_CMD_VLE: u64 = 1 << 30;
+/// Where the VLAN tag sits in a context descriptor's first word.
+const TXD_VLAN_SHIFT: u64 = 16;
+/// Length of an Ethernet header without tags.
+const ETH_HLEN: u32 = 14;
 const TXD_PAYLEN_SHIFT: u64 = 14;
 const TXD_STAT_DD: u64 = 1 << 32;
 const TXD_POPTS_TXSM: u64 = 1 << 9;
@@ -675,6 +686,7 @@ impl<'bound> VectorData<'bound> {
         let features = dev.features();
         let rx_csum = features & netdev::NETIF_F_RXCSUM != 0;
         let rx_hash = features & netdev::NETIF_F_RXHASH != 0;
+        let rx_vlan = features & netdev::NETIF_F_HW_VLAN_CTAG_RX != 0;
         let (mut done, mut bytes, mut errors, mut copied) = (0u32, 0u64, 0u64, 0u64);
         let mut csum_good = 0u64;
         let mut cleaned = 0u32;
@@ -784,6 +796,9 @@ impl<'bound> VectorData<'bound> {
                 };
                 skb.set_hash((lo >> 32) as u32, kind);
             }
+            if rx_vlan && hi & RXD_STAT_VP != 0 {
+                skb.set_rx_vlan_ctag((hi >> 48) as u16);
+            }
             skb.record_rx_queue(rx.queue);
             if skb.eth_type_trans(dev).is_err() {
                 errors += 1;
@@ -835,6 +850,15 @@ impl<'bound> VectorData<'bound> {
         let Ok(mut skb) = req.accept().put_padto(17) else {
             return drop();
         };
+        // A tag left beside the frame: the device inserts it (only 802.1Q is advertised).
+        let vlan = match skb.vlan_tag() {
+            None => None,
+            Some(VlanTag {
+                proto: VlanProto::Ctag,
+                tci,
+            }) => Some(tci),
+            Some(_) => return drop(),
+        };
         // TSO: the device cuts the frame into MSS-sized segments.
         let Ok(tso) = skb.tso_prepare() else {
             return drop();
@@ -875,7 +899,8 @@ impl<'bound> VectorData<'bound> {
         };
         let segs = mapped.segments();
         // One data descriptor per 32 KiB of every piece, plus the context descriptor.
-        let mut descs = segs.len() as u32 + u32::from(csum.is_some());
+        let context = csum.is_some() || vlan.is_some();
+        let mut descs = segs.len() as u32 + u32::from(context);
         for s in segs {
             if s.len > TXD_MAX_DATA {
                 descs += (s.len - 1) / TXD_MAX_DATA;
@@ -895,9 +920,14 @@ impl<'bound> VectorData<'bound> {
         let payload = len - tso.map_or(0, |t| t.hdr_len);
         let mut olinfo = u64::from(payload) << TXD_PAYLEN_SHIFT;
         let mut cmd_flags = TXD_DTYP_DATA | TXD_CMD_DEXT | TXD_CMD_IFCS;
-        if let Some(c) = csum {
-            write_context(desc, i, &c, tso.as_ref());
+        if context {
+            write_context(desc, i, vlan, csum.as_ref(), tso.as_ref());
             i = (i + 1) % RING_SIZE as usize;
+        }
+        if vlan.is_some() {
+            cmd_flags |= TXD_CMD_VLE;
+        }
+        if let Some(c) = csum {
             olinfo |= TXD_POPTS_TXSM;
             if tso.is_some() {
                 cmd_flags |= TXD_CMD_TSE;
@@ -958,17 +988,29 @@ pub(crate) fn context_fits(c: &TxChecksum) -> bool {
     c.mac_len <= TX_MAX_MAC_LEN && c.ip_len <= TX_MAX_IP_LEN
 }
 
-/// Writes an advanced context descriptor asking for the L4 checksum of the next frame and,
-/// with `tso`, for its segmentation.
-fn write_context(desc: &DescRing, i: usize, c: &TxChecksum, tso: Option<&Tso>) {
-    let vlan_macip_lens = (u64::from(c.mac_len) << TXD_MACLEN_SHIFT) | u64::from(c.ip_len);
+/// Writes an advanced context descriptor for the next frame: the VLAN tag to insert, the
+/// headers of the L4 checksum to fill in and, with `tso`, of its segmentation.
+fn write_context(
+    desc: &DescRing,
+    i: usize,
+    vlan: Option<u16>,
+    c: Option<&TxChecksum>,
+    tso: Option<&Tso>,
+) {
     let mut tucmd = TXD_DTYP_CTXT | TXD_CMD_DEXT;
-    if c.ipv4 {
-        tucmd |= TXD_TUCMD_IPV4;
+    // Without a checksum to fill in, only the tag matters; the lengths describe a plain
+    // Ethernet header.
+    let mut vlan_macip_lens = u64::from(ETH_HLEN) << TXD_MACLEN_SHIFT;
+    if let Some(c) = c {
+        vlan_macip_lens = (u64::from(c.mac_len) << TXD_MACLEN_SHIFT) | u64::from(c.ip_len);
+        if c.ipv4 {
+            tucmd |= TXD_TUCMD_IPV4;
+        }
+        if c.l4 == L4::Tcp {
+            tucmd |= TXD_TUCMD_L4T_TCP;
+        }
     }
-    if c.l4 == L4::Tcp {
-        tucmd |= TXD_TUCMD_L4T_TCP;
-    }
+    vlan_macip_lens |= u64::from(vlan.unwrap_or(0)) << TXD_VLAN_SHIFT;
     // mss_l4len_idx in the upper half; context slot 0.
     let mss_l4len = tso.map_or(0, |t| (u64::from(t.mss) << 16) | (u64::from(t.l4_len) << 8));
     desc.write(i, 0, vlan_macip_lens);

@@ -13,6 +13,9 @@ pub(crate) const BAR0_SIZE: usize = 0x2_0000;
 register! {
     /// Device Control.
     pub(crate) CTRL(u32) @ 0x0000 {
+        /// VLAN mode: strip 802.1Q tags from received frames (transmit insertion is per
+        /// descriptor on the 82576).
+        30:30 vme => bool;
         /// Transmit pause frames (flow control) when the receive buffer fills.
         28:28 tfce => bool;
         /// Honour received pause frames.
@@ -155,6 +158,8 @@ register! {
     pub(crate) RCTL(u32) @ 0x0100 {
         /// Strip the Ethernet CRC.
         26:26 secrc => bool;
+        /// Canonical form indicator enable: drop tagged frames whose CFI bit is not `cfi`.
+        19:19 cfien => bool;
         /// VLAN filter enable.
         18:18 vfe => bool;
         /// Accept broadcast.
@@ -252,6 +257,19 @@ register! {
     /// Receive Long Packet Maximum Length.
     pub(crate) RLPML(u32) @ 0x5004 {
         13:0 len;
+    }
+
+    /// VLAN Ether Type: the tag protocol identifiers the MAC recognises.
+    pub(crate) VET(u32) @ 0x0038 {
+        /// Outer tag of double-tagged frames.
+        31:16 ext;
+        /// 802.1Q tag.
+        15:0 vet;
+    }
+
+    /// VLAN Filter Table Array: one bit per VLAN ID.
+    pub(crate) VFTA(u32)[128] @ 0x5600 {
+        31:0 bits;
     }
 
     /// Multicast Table Array: 4096 hash bits.
