@@ -139,3 +139,8 @@ __rust_helper bool rust_helper_netif_device_present(const struct net_device *dev
 {
 	return netif_device_present(dev);
 }
+
+__rust_helper bool rust_helper_netif_is_rxfh_configured(const struct net_device *dev)
+{
+	return netif_is_rxfh_configured(dev);
+}

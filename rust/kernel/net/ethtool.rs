@@ -14,7 +14,7 @@
 use crate::{
     bindings,
     error::{from_result, VTABLE_DEFAULT_ERROR},
-    net::netdev::{self, Device},
+    net::netdev::{self, Device, Rtnl},
     prelude::*,
 };
 use core::marker::PhantomData;
@@ -346,8 +346,9 @@ pub trait Operations: netdev::Operations {
     }
 
     /// Changes the queue counts (`ethtool -L`); the core already checked them against the
-    /// maxima from [`Operations::get_channels`].
-    fn set_channels(_dev: &Device<Self>, _channels: Channels) -> Result {
+    /// maxima from [`Operations::get_channels`] and against an RSS indirection table the user
+    /// set. Runs under RTNL.
+    fn set_channels(_dev: &Device<Self>, _rtnl: &mut Rtnl, _channels: Channels) -> Result {
         build_error!(VTABLE_DEFAULT_ERROR)
     }
 
@@ -655,7 +656,11 @@ impl<T: Operations> Adapter<T> {
             if ch.rx_count != 0 || ch.tx_count != 0 {
                 return Err(EINVAL);
             }
-            T::set_channels(d, Channels::from(ch))?;
+            // SAFETY: The core holds RTNL around ethtool calls of a device without instance-lock
+            // operations (`netdev_need_ops_lock()` is false: the registration never sets
+            // `request_ops_lock`, `queue_mgmt_ops` or shaper operations), for the whole call.
+            let mut rtnl = unsafe { Rtnl::assume_held() };
+            T::set_channels(d, &mut rtnl, Channels::from(ch))?;
             Ok(0)
         })
     }

@@ -367,7 +367,7 @@ impl Rtnl {
     ///
     /// The caller must hold the RTNL lock for the lifetime of the returned value.
     #[inline]
-    unsafe fn assume_held() -> Self {
+    pub(crate) unsafe fn assume_held() -> Self {
         // INVARIANT: per the safety requirements.
         Rtnl(NotThreadSafe)
     }
@@ -622,6 +622,40 @@ impl<T: Operations> Device<T> {
         // SAFETY: `self` is a valid net_device (type invariant); the count only changes under RTNL,
         // a stale read is harmless.
         unsafe { (*self.as_raw()).real_num_tx_queues }
+    }
+
+    /// The number of RX queues the stack currently uses.
+    #[inline]
+    pub fn real_num_rx_queues(&self) -> u32 {
+        // SAFETY: As for `real_num_tx_queues`.
+        unsafe { (*self.as_raw()).real_num_rx_queues }
+    }
+
+    /// Changes how many of the device's TX and RX queues the stack uses
+    /// (`netif_set_real_num_queues()`), up or down, at most those allocated at registration.
+    ///
+    /// Shrinking drops what the qdiscs of the removed TX queues hold; frames already handed
+    /// to the driver on those queues still complete there. Growing can fail (`ENOMEM`), and
+    /// then nothing changed.
+    pub fn set_real_num_queues(&self, tx: u32, rx: u32, _rtnl: &Rtnl) -> Result {
+        if tx == 0 || rx == 0 {
+            return Err(EINVAL);
+        }
+        // SAFETY: `self` is a valid, registered net_device (type invariant) and the RTNL lock is
+        // held (the token); the C function checks both counts against what was allocated and
+        // restores the RX count if the TX one cannot be set.
+        to_result(unsafe { bindings::netif_set_real_num_queues(self.as_raw(), tx, rx) })
+    }
+
+    /// Whether the user set the RSS indirection table (`netif_is_rxfh_configured()`): the
+    /// driver then keeps it when the number of RX queues changes (the core refuses a change
+    /// that would leave entries pointing past the new count), instead of spreading the
+    /// default table over the new count.
+    #[inline]
+    pub fn rxfh_configured(&self) -> bool {
+        // SAFETY: `self` is a valid net_device (type invariant); this reads `priv_flags`,
+        // which changes under RTNL only (a stale read outside it is harmless).
+        unsafe { bindings::netif_is_rxfh_configured(self.as_raw()) }
     }
 
     /// TX queue `index`, or `None` if the device has no such queue.
