@@ -115,6 +115,19 @@ check "the dump's EITR(1) holds rx-usecs 162" test $(( ($(word 27) >> 2) & 0x1ff
 check "ethtool -d leaves traffic working" traffic
 
 # --- RSS: RETA and RSSRK -----------------------------------------------------
+rxq() { ethtool -S "$DUT_IF" | awk -v k="rx$1_packets:" '$1 == k {print $2}'; }
+only_queue() {	# only_queue Q: 100 pings from the peer all land on queue Q
+	local a0 a1 b0 b1
+	# One ping first: after down/up the peer resolves the address again, and ARP,
+	# which RSS does not hash, arrives on queue 0.
+	ip netns exec $NS ping -q -c 1 -W 2 $DUT_IP >/dev/null
+	a0=$(rxq 0); a1=$(rxq 1)
+	ip netns exec $NS ping -q -c 100 -i 0.01 -W 2 $DUT_IP >/dev/null || { echo "pings lost"; return 1; }
+	b0=$(rxq 0); b1=$(rxq 1)
+	echo "rx0 +$((b0 - a0)), rx1 +$((b1 - a1))"
+	if [ "$1" = 0 ]; then [ $((b0 - a0)) -ge 100 ] && [ $((b1 - a1)) = 0 ]
+	else [ $((b1 - a1)) -ge 100 ] && [ $((b0 - a0)) = 0 ]; fi
+}
 if [ "${nq:-1}" -ge 2 ]; then
 	indir() { ethtool -x "$DUT_IF" | awk '/^ *[0-9]+:/ {for (i = 2; i <= NF; i++) printf "%s ", $i}'; }
 	key() { ethtool -x "$DUT_IF" | awk '/^RSS hash key:/ {getline; print; exit}'; }
@@ -123,19 +136,6 @@ if [ "${nq:-1}" -ge 2 ]; then
 	check "ethtool -x: 128 entries, spread over $nq queues, key of 40 bytes" sh -c \
 		"[ $n = 128 ] && [ \"$(indir | tr ' ' '\n' | sort -u | grep -c .)\" = $nq ] &&
 		 [ \"$(key | tr ':' '\n' | grep -c .)\" = 40 ] && ethtool -x $DUT_IF | grep -q 'toeplitz: on'"
-	rxq() { ethtool -S "$DUT_IF" | awk -v k="rx$1_packets:" '$1 == k {print $2}'; }
-	only_queue() {	# only_queue Q: 100 pings from the peer all land on queue Q
-		local a0 a1 b0 b1
-		# One ping first: after down/up the peer resolves the address again, and ARP,
-		# which RSS does not hash, arrives on queue 0.
-		ip netns exec $NS ping -q -c 1 -W 2 $DUT_IP >/dev/null
-		a0=$(rxq 0); a1=$(rxq 1)
-		ip netns exec $NS ping -q -c 100 -i 0.01 -W 2 $DUT_IP >/dev/null || { echo "pings lost"; return 1; }
-		b0=$(rxq 0); b1=$(rxq 1)
-		echo "rx0 +$((b0 - a0)), rx1 +$((b1 - a1))"
-		if [ "$1" = 0 ]; then [ $((b0 - a0)) -ge 100 ] && [ $((b1 - a1)) = 0 ]
-		else [ $((b1 - a1)) -ge 100 ] && [ $((b0 - a0)) = 0 ]; fi
-	}
 	carrier0=$(cat /sys/class/net/$DUT_IF/carrier_changes)
 	ethtool -X "$DUT_IF" weight 1 0 2>/dev/null
 	check "ethtool -X weight 1 0: every entry 0, RETA all zero" sh -c \
@@ -216,5 +216,53 @@ check "device qstats rx-packets equals the interface's rx_packets ($p0 / $s0)" t
 ip netns exec $NS ping -q -c 50 -i 0.01 -W 2 $DUT_IP >/dev/null
 p1=$(qs_dev rx-packets)
 check "50 pings from the peer: device rx-packets +50 or more (+$((p1 - p0)))" test $((p1 - p0)) -ge 50
+
+# --- channels: ethtool -L ------------------------------------------------------
+if [ "${nq:-1}" -ge 2 ]; then
+	comb() { ethtool -l "$DUT_IF" | awk '/^Combined:/ {v = $2} END {print v}'; }
+	nqueues() { ls -d /sys/class/net/$DUT_IF/queues/$1-* | wc -l; }
+	mrqc() { bar_read 0x5818; }
+	carrier0=$(cat /sys/class/net/$DUT_IF/carrier_changes)
+	ethtool -L "$DUT_IF" combined 1
+	check "ethtool -L combined 1: reads back 1; the stack has 1 RX and 1 TX queue; RSS off (MRQC 0)" \
+		test "$(comb)/$(nqueues rx)/$(nqueues tx)/$(mrqc)" = 1/1/1/0
+	check "combined 1: 100 pings from the peer all received on queue 0" only_queue 0
+	check "combined 1: pings and 16 MB peer -> DUT intact" traffic
+	p0=$(qs_dev rx-packets); s0=$(stat_of "$DUT_IF" rx packets)
+	check "combined 1: device qstats (queue 0 plus the idle queue's history) equal rx_packets ($p0 / $s0)" \
+		test "$p0" = "$s0"
+	e=$(errno_of ethtool -L "$DUT_IF" combined $((nq + 1)))
+	check "combined $((nq + 1)) (more than the queue pairs) -> EINVAL ($e)" \
+		sh -c "echo '$e' | grep -q 'Invalid argument'"
+	e=$(errno_of ethtool -L "$DUT_IF" other 0)
+	check "other 0 (the link vector) -> EINVAL ($e)" sh -c "echo '$e' | grep -q 'Invalid argument'"
+	check "refused changes left combined 1" test "$(comb)/$(nqueues rx)" = 1/1
+	ethtool -L "$DUT_IF" combined "$nq"
+	check "combined $nq again: $nq queues, RSS table spread over them, MRQC on" sh -c \
+		"[ $(comb)/$(nqueues rx) = $nq/$nq ] && [ $(mrqc) != 0 ] &&
+		 [ \"$(indir | tr ' ' '\n' | sort -u | grep -c .)\" = $nq ]"
+	ethtool -X "$DUT_IF" weight 0 1
+	e=$(errno_of ethtool -L "$DUT_IF" combined 1)
+	check "combined 1 with a user RSS table naming queue 1 -> refused ($e)" \
+		sh -c "echo '$e' | grep -q 'rc=[1-9]' && [ $(comb) = $nq ]"
+	ethtool -X "$DUT_IF" default
+	check "ethtool -L kept the link (no carrier change)" \
+		test "$(cat /sys/class/net/$DUT_IF/carrier_changes)" = "$carrier0"
+	l_under_traffic() {	# -L back and forth while 16 MB cross peer -> DUT
+		head -c 16M /run/igbt/blob > /run/igbt/eth16
+		( for i in 1 2 3 4 5; do
+			ethtool -L "$DUT_IF" combined 1; sleep 0.3
+			ethtool -L "$DUT_IF" combined "$nq"; sleep 0.3
+		done ) &
+		local flip=$!
+		SRC=/run/igbt/eth16 WANT=$(sha256sum < /run/igbt/eth16) PORT=5021 bulk rx
+		local rc=$?
+		wait $flip
+		return $rc
+	}
+	check "ethtool -L 1 <-> $nq ten times during a 16 MB transfer: data intact" l_under_traffic
+	check "after -L under traffic: combined $nq, carrier unchanged" \
+		test "$(comb)/$(cat /sys/class/net/$DUT_IF/carrier_changes)" = "$nq/$carrier0"
+fi
 
 teardown_pair

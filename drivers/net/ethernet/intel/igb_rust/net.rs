@@ -115,21 +115,29 @@ struct Rss {
 }
 
 impl Rss {
-    /// A random key and the buckets spread round-robin over `nq` queues, as the ethtool core's
-    /// default table (`ethtool_rxfh_indir_default()`).
+    /// A random key and the buckets spread over `nq` queues.
     fn new(nq: u16) -> Self {
         let mut key = [0u8; RSS_KEY_LEN];
         netdev::rss_key_fill(&mut key);
-        let mut indir = [0u8; RSS_INDIR_LEN];
+        let mut rss = Rss {
+            key,
+            indir: [0; RSS_INDIR_LEN],
+        };
+        rss.spread(nq);
+        rss
+    }
+
+    /// Spreads the buckets round-robin over `nq` queues, as the ethtool core's default table
+    /// (`ethtool_rxfh_indir_default()`).
+    fn spread(&mut self, nq: u16) {
         let mut q = 0u16;
-        for e in indir.iter_mut() {
+        for e in self.indir.iter_mut() {
             *e = q as u8;
             q += 1;
             if q >= nq {
                 q = 0;
             }
         }
-        Rss { key, indir }
     }
 }
 
@@ -194,8 +202,12 @@ const fn reg_dump() -> [u32; REG_DUMP_LEN] {
 #[pin_data(PinnedDrop)]
 pub(crate) struct IgbNet<'bound> {
     pub(crate) hw: Arc<Hw<'bound>>,
-    /// Number of queue pairs.
+    /// Number of queue pairs: every one has its rings, vector and NAPI instance from probe to
+    /// removal.
     pub(crate) nq: u16,
+    /// How many of them the stack uses and RSS spreads over (`ethtool -L`); the others stay
+    /// ready, idle.
+    pub(crate) active: Atomic<u32>,
     /// The address the NVM holds for this port.
     pub(crate) perm_addr: MacAddr,
     /// Received frames up to this length are copied into a fresh skb (`rx-copybreak`).
@@ -271,9 +283,11 @@ impl<'bound> IgbNet<'bound> {
         perm_addr: MacAddr,
     ) -> impl PinInit<Self, Error> + 'bound {
         let rss = Rss::new(nq);
+        let in_use = u32::from(nq);
         try_pin_init!(IgbNet {
             hw,
             nq,
+            active: Atomic::new(in_use),
             perm_addr,
             copybreak: Atomic::new(DEFAULT_COPYBREAK),
             hw_stats <- HwStats::new(),
@@ -446,11 +460,17 @@ impl<'bound> IgbNet<'bound> {
                 .with_ipofl(true)
                 .with_tuofl(true),
         );
-        if self.nq < 2 {
-            bar.write_reg(regs::MRQC::zeroed());
+        self.apply_rss(&self.rss.lock())
+    }
+
+    /// Spreads received frames over the queues in use: RSS with `rss` for two or more, all
+    /// to queue 0 otherwise.
+    fn apply_rss(&self, rss: &Rss) -> Result {
+        if self.active.load(Relaxed) < 2 {
+            self.hw.bar.write_reg(regs::MRQC::zeroed());
             return Ok(());
         }
-        self.write_rss(&self.rss.lock())?;
+        self.write_rss(rss)?;
         self.write_mrqc()
     }
 
@@ -916,15 +936,33 @@ impl<'bound> netdev::Operations for IgbNet<'bound> {
         }
     }
 
-    fn base_stats(_dev: &netdev::Device<Self>, rx: &mut QueueStatsRx, tx: &mut QueueStatsTx) {
-        // The queues live from probe to removal: they hold the whole history.
-        rx.set_packets(0);
-        rx.set_bytes(0);
-        rx.set_alloc_fail(0);
-        rx.set_csum_unnecessary(0);
-        tx.set_packets(0);
-        tx.set_bytes(0);
-        tx.set_hw_gso_packets(0);
+    fn base_stats(dev: &netdev::Device<Self>, rx: &mut QueueStatsRx, tx: &mut QueueStatsTx) {
+        // What the queues `ethtool -L` took out of use counted (all of it, as every queue
+        // keeps its counters from probe to removal).
+        let (nrx, ntx) = (dev.real_num_rx_queues(), dev.real_num_tx_queues());
+        let (mut rp, mut rb, mut ra, mut rc) = (0, 0, 0, 0);
+        let (mut tp, mut tb, mut tg) = (0, 0, 0);
+        for (q, v) in queue_vectors(dev) {
+            let s = &v.stats;
+            if u32::from(q) >= nrx {
+                rp += s.rx_packets.load(Relaxed);
+                rb += s.rx_bytes.load(Relaxed);
+                ra += s.rx_alloc_failed.load(Relaxed);
+                rc += s.rx_csum_good.load(Relaxed);
+            }
+            if u32::from(q) >= ntx {
+                tp += s.tx_packets.load(Relaxed);
+                tb += s.tx_bytes.load(Relaxed);
+                tg += s.tx_tso_packets.load(Relaxed);
+            }
+        }
+        rx.set_packets(rp);
+        rx.set_bytes(rb);
+        rx.set_alloc_fail(ra);
+        rx.set_csum_unnecessary(rc);
+        tx.set_packets(tp);
+        tx.set_bytes(tb);
+        tx.set_hw_gso_packets(tg);
     }
 }
 
@@ -951,26 +989,71 @@ impl<'bound> ethtool::Operations for IgbNet<'bound> {
     }
 
     fn get_channels(dev: &netdev::Device<Self>) -> Channels {
-        let nq = u32::from(dev.data().nq);
+        let this = dev.data();
         // The link has a vector of its own only with MSI-X.
-        let other = u32::from(dev.data().hw.msix);
+        let other = u32::from(this.hw.msix);
         Channels {
-            max_combined: nq,
-            combined_count: nq,
+            max_combined: u32::from(this.nq),
+            combined_count: this.active.load(Relaxed),
             max_other: other,
             other_count: other,
         }
     }
 
-    fn set_channels(dev: &netdev::Device<Self>, channels: Channels) -> Result {
-        // The queue count is fixed at probe: only the current layout is accepted.
+    /// Every queue pair keeps its rings, vector and NAPI instance: changing how many the stack
+    /// and RSS use allocates nothing and resets nothing, so it cannot fail for lack of memory
+    /// and the link stays up.
+    fn set_channels(dev: &netdev::Device<Self>, rtnl: &mut Rtnl, channels: Channels) -> Result {
+        let this = dev.data();
         let now = Self::get_channels(dev);
-        if channels.combined_count == now.combined_count && channels.other_count == now.other_count
-        {
-            Ok(())
-        } else {
-            Err(EINVAL)
+        let n = channels.combined_count;
+        if channels.other_count != now.other_count || n == 0 || n > now.max_combined {
+            dev_err!(
+                this.hw.pdev,
+                "{}: combined 1..{} and other {} only\n",
+                dev.name(),
+                now.max_combined,
+                now.other_count
+            );
+            return Err(EINVAL);
         }
+        let old = now.combined_count;
+        if n == old {
+            return Ok(());
+        }
+        // Growing: the stack gets the queues before frames are steered to them; shrinking:
+        // frames are steered away first. Frames already on a queue taken out of use still
+        // complete there.
+        if n > old {
+            dev.set_real_num_queues(n, n, rtnl)?;
+        }
+        let keep = dev.rxfh_configured();
+        let steer = |count: u32| -> Result {
+            let mut rss = this.rss.lock();
+            // A table the user set only names queues below `n` (the core checked).
+            if !keep {
+                rss.spread(count as u16);
+            }
+            this.active.store(count, Relaxed);
+            if dev.is_running() {
+                this.apply_rss(&rss)?;
+            }
+            Ok(())
+        };
+        let r = steer(n).and_then(|()| {
+            if n < old {
+                dev.set_real_num_queues(n, n, rtnl)
+            } else {
+                Ok(())
+            }
+        });
+        if let Err(e) = r {
+            // Back to the old layout; shrinking the stack's count again cannot fail.
+            let _ = steer(old);
+            let _ = dev.set_real_num_queues(old, old, rtnl);
+            return Err(e);
+        }
+        Ok(())
     }
 
     fn get_ringparam(_dev: &netdev::Device<Self>) -> Ringparam {
@@ -1134,7 +1217,7 @@ impl<'bound> ethtool::Operations for IgbNet<'bound> {
 
     fn set_rxfh(dev: &netdev::Device<Self>, indir: Option<&[u32]>, key: Option<&[u8]>) -> Result {
         let this = dev.data();
-        let nq = u32::from(this.nq);
+        let nq = this.active.load(Relaxed);
         // The core checked the entries against the queue count; check again what the
         // hardware's one-byte entries need, before changing anything.
         if indir.is_some_and(|t| t.len() != RSS_INDIR_LEN || t.iter().any(|&q| q >= nq)) {
@@ -1155,7 +1238,7 @@ impl<'bound> ethtool::Operations for IgbNet<'bound> {
             }
         }
         // Down, the MAC is held in reset: `open` programs it.
-        if dev.is_running() && this.nq > 1 {
+        if dev.is_running() && this.active.load(Relaxed) > 1 {
             this.write_rss(&rss)?;
         }
         Ok(())
@@ -1206,7 +1289,7 @@ impl<'bound> ethtool::Operations for IgbNet<'bound> {
         let old = this.l4_hash.load(Relaxed);
         this.l4_hash
             .store(if on { old | bit } else { old & !bit }, Relaxed);
-        if dev.is_running() && this.nq > 1 {
+        if dev.is_running() && this.active.load(Relaxed) > 1 {
             this.write_mrqc()?;
         }
         Ok(())

@@ -687,6 +687,9 @@ impl<'bound> VectorData<'bound> {
         let rx_csum = features & netdev::NETIF_F_RXCSUM != 0;
         let rx_hash = features & netdev::NETIF_F_RXHASH != 0;
         let rx_vlan = features & netdev::NETIF_F_HW_VLAN_CTAG_RX != 0;
+        // A frame that reached a queue after `ethtool -L` took it out of use is passed up
+        // without its queue: the stack no longer knows that queue.
+        let in_use = u32::from(rx.queue) < dev.data().active.load(Relaxed);
         let (mut done, mut bytes, mut errors, mut copied) = (0u32, 0u64, 0u64, 0u64);
         let mut csum_good = 0u64;
         let mut cleaned = 0u32;
@@ -799,7 +802,9 @@ impl<'bound> VectorData<'bound> {
             if rx_vlan && hi & RXD_STAT_VP != 0 {
                 skb.set_rx_vlan_ctag((hi >> 48) as u16);
             }
-            skb.record_rx_queue(rx.queue);
+            if in_use {
+                skb.record_rx_queue(rx.queue);
+            }
             if skb.eth_type_trans(dev).is_err() {
                 errors += 1;
                 continue;
