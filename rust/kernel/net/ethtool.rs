@@ -656,9 +656,9 @@ impl<T: Operations> Adapter<T> {
             if ch.rx_count != 0 || ch.tx_count != 0 {
                 return Err(EINVAL);
             }
-            // SAFETY: The core holds RTNL around ethtool calls of a device without instance-lock
-            // operations (`netdev_need_ops_lock()` is false: the registration never sets
-            // `request_ops_lock`, `queue_mgmt_ops` or shaper operations), for the whole call.
+            // SAFETY: The core holds RTNL for the whole call: `dev` has no instance-lock
+            // operations (`Device`'s invariants), so `netdev_need_ops_lock()` is false and both
+            // the netlink and the ioctl path take RTNL.
             let mut rtnl = unsafe { Rtnl::assume_held() };
             T::set_channels(d, &mut rtnl, Channels::from(ch))?;
             Ok(0)
@@ -874,8 +874,11 @@ impl<T: Operations> Adapter<T> {
     ///
     /// Only the ethtool core calls this, for a net_device registered with this table.
     unsafe extern "C" fn get_regs_len(_dev: *mut bindings::net_device) -> c_int {
+        // The dump's byte length must be a `c_int`; checked when the table is built, so the
+        // multiplications here and in `get_regs` cannot wrap.
+        const { assert!(T::REGS_LEN <= c_int::MAX as usize / 4) };
         // Fixed, so every caller sizes its buffer the same (see `get_regs`).
-        c_int::try_from(T::REGS_LEN * 4).unwrap_or(0)
+        (T::REGS_LEN * 4) as c_int
     }
 
     /// # Safety
@@ -887,15 +890,13 @@ impl<T: Operations> Adapter<T> {
         regs: *mut bindings::ethtool_regs,
         data: *mut c_void,
     ) {
-        if T::REGS_LEN * 4 > c_int::MAX as usize {
-            return;
-        }
+        const { assert!(T::REGS_LEN <= c_int::MAX as usize / 4) };
         // SAFETY: The core calls us for a net_device with this table, with `regs` valid and
         // exclusive for the call.
         let (d, regs) = unsafe { (Self::dev(dev), &mut *regs) };
         // SAFETY: Every caller (the `ETHTOOL_GREGS` ioctl, DSA's conduit hooks) allocates
         // `data` with the length `get_regs_len` returned, `REGS_LEN * 4` bytes (it fits in a
-        // `c_int`, checked above), and `vzalloc`/`kmalloc` align it for `u32`.
+        // `c_int`, checked at build time above), and `vzalloc`/`kmalloc` align it for `u32`.
         let buf = unsafe { core::slice::from_raw_parts_mut(data.cast::<u32>(), T::REGS_LEN) };
         regs.version = T::get_regs(d, buf);
     }
@@ -957,8 +958,9 @@ impl<T: Operations> Adapter<T> {
     ///
     /// Only the ethtool core calls this, for a net_device registered with this table.
     unsafe extern "C" fn get_rx_ring_count(dev: *mut bindings::net_device) -> u32 {
-        // SAFETY: The core calls us for a valid net_device; `real_num_rx_queues` changes only
-        // under RTNL, which the core holds for ethtool requests.
+        // SAFETY: The core calls us for a net_device registered with this table; it holds RTNL
+        // for it (the device has no instance-lock operations, see `Device`'s invariants), and
+        // `real_num_rx_queues` changes only under RTNL.
         unsafe { (*dev).real_num_rx_queues }
     }
 
@@ -974,6 +976,27 @@ impl<T: Operations> Adapter<T> {
     /// Only the ethtool core calls this.
     unsafe extern "C" fn get_rxfh_key_size(_dev: *mut bindings::net_device) -> u32 {
         T::RSS_KEY_SIZE
+    }
+
+    /// The indirection table and key that `rxfh` asks the driver to fill in, as slices of the
+    /// sizes this table reports.
+    ///
+    /// # Safety
+    ///
+    /// `rxfh.indir`, when not NULL, must point to `T::RSS_INDIR_SIZE` `u32`s, and `rxfh.key`,
+    /// when not NULL, to `T::RSS_KEY_SIZE` bytes, valid and not otherwise used for `'a`.
+    unsafe fn rxfh_get_slices<'a>(
+        rxfh: &bindings::ethtool_rxfh_param,
+    ) -> (Option<&'a mut [u32]>, Option<&'a mut [u8]>) {
+        let indir = (!rxfh.indir.is_null()).then(|| {
+            // SAFETY: Per the safety requirements.
+            unsafe { core::slice::from_raw_parts_mut(rxfh.indir, T::RSS_INDIR_SIZE as usize) }
+        });
+        let key = (!rxfh.key.is_null()).then(|| {
+            // SAFETY: Per the safety requirements.
+            unsafe { core::slice::from_raw_parts_mut(rxfh.key, T::RSS_KEY_SIZE as usize) }
+        });
+        (indir, key)
     }
 
     /// The indirection table and key of `rxfh`, as slices.
@@ -1016,10 +1039,13 @@ impl<T: Operations> Adapter<T> {
             // SAFETY: The core calls us for a net_device with this table, with `rxfh` valid
             // and exclusive for the call.
             let (d, rxfh) = unsafe { (Self::dev(dev), &mut *rxfh) };
-            // SAFETY: Every caller (ioctl and netlink) allocates `indir` and `key`, when it
-            // asks for them, with the sizes it stores in `indir_size` and `key_size`, for the
-            // call; `rxfh_slices` checks those against the sizes this table reports.
-            let (indir, key) = unsafe { Self::rxfh_slices(rxfh) }?;
+            // SAFETY: Every caller sizes the arrays it asks for with `get_rxfh_indir_size()`
+            // and `get_rxfh_key_size()`, this table's `RSS_INDIR_SIZE` and `RSS_KEY_SIZE`, for
+            // the call: `rss_get_data_alloc()` (net/ethtool/rss.c), `ethtool_get_rxfh_indir()`
+            // and `ethtool_get_rxfh()` (ioctl.c, which accept a user size of 0 or the
+            // device's only) and `ethtool_get_max_rxfh_channel()` (common.c, which leaves
+            // `indir_size` at 0, so the size fields cannot be relied on).
+            let (indir, key) = unsafe { Self::rxfh_get_slices(rxfh) };
             T::get_rxfh(d, indir, key)?;
             rxfh.hfunc = bindings::ETH_RSS_HASH_TOP as u8;
             Ok(0)
@@ -1046,7 +1072,10 @@ impl<T: Operations> Adapter<T> {
             if (xfrm != bindings::RXH_XFRM_NO_CHANGE && xfrm != 0) || rxfh.rss_context != 0 {
                 return Err(EOPNOTSUPP);
             }
-            // SAFETY: As in `get_rxfh`: the core sized both arrays for the call.
+            // SAFETY: Every caller of `set_rxfh` (`ethtool_set_rxfh_indir()`,
+            // `ethtool_set_rxfh()`, `ethnl_rss_set()`) allocates the arrays it passes with the
+            // sizes it stores in `indir_size` and `key_size`, for the call; `rxfh_slices`
+            // refuses sizes other than this table's.
             let (indir, key) = unsafe { Self::rxfh_slices(rxfh) }?;
             T::set_rxfh(d, indir.map(|s| &*s), key.map(|s| &*s))?;
             Ok(0)

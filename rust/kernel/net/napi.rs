@@ -118,7 +118,8 @@ pub struct Instance<I, S> {
     /// counts the device is allocated with.
     pub queue: Option<u32>,
     /// The interrupt line that schedules it, as an index into the lines given to the
-    /// registration (netdev netlink `napi-get`).
+    /// registration (netdev netlink `napi-get`); an index past them fails the registration
+    /// with `EINVAL`.
     pub irq: Option<u32>,
 }
 

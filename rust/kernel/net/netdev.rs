@@ -236,7 +236,9 @@ pub trait Operations: Sized + Send + Sync {
     /// (`ndo_vlan_rx_add_vid`). Called only for a device with `NETIF_F_HW_VLAN_CTAG_FILTER`,
     /// under RTNL, up or not; the core keeps the list and asks again for every VLAN after the
     /// feature is turned back on, but not after a reset of the device: the driver keeps what
-    /// it must restore.
+    /// it must restore. While the device is detached ([`Registration::detach`]) the core calls
+    /// neither: an addition fails with `ENODEV`, a removal only leaves the core's list, so
+    /// after [`Registration::attach`] the driver may still let a removed VLAN through.
     #[inline]
     fn vlan_rx_add_vid(_dev: &Device<Self>, _rtnl: &mut Rtnl, _vid: u16) -> Result {
         build_error!(VTABLE_DEFAULT_ERROR)
@@ -251,7 +253,9 @@ pub trait Operations: Sized + Send + Sync {
 
     /// Counters of RX queue `index` (`netdev_stat_ops.get_queue_stats_rx`, netlink
     /// `qstats-get`). `index` is below the number of RX queues in use. The driver sets the
-    /// counters it keeps; those it leaves alone are reported as absent. Runs under RTNL.
+    /// counters it keeps; those it leaves alone are reported as absent. Runs under RTNL, with
+    /// the interface up or down (device-wide requests do not check): the counters must
+    /// outlive what `stop` frees.
     #[inline]
     fn queue_stats_rx(_dev: &Device<Self>, _index: u32, _stats: &mut QueueStatsRx) {
         build_error!(VTABLE_DEFAULT_ERROR)
@@ -451,7 +455,10 @@ struct Priv<T: Operations> {
 /// # Invariants
 ///
 /// `self.0` is a `struct net_device` allocated by [`Registration::new_with_lt`] for this `T`:
-/// its private area holds an initialised `Priv<T>` for as long as a `&Device<T>` exists.
+/// its private area holds an initialised `Priv<T>` for as long as a `&Device<T>` exists. It has
+/// no instance-lock operations (`request_ops_lock`, `queue_mgmt_ops` and `net_shaper_ops` stay
+/// unset), so `netdev_need_ops_lock()` is false and the core takes RTNL around its ethtool and
+/// netdev-netlink calls (`need_rtnl` in net/ethtool/netlink.c and ioctl.c).
 #[repr(transparent)]
 pub struct Device<T: Operations>(Opaque<bindings::net_device>, PhantomData<T>);
 
@@ -619,16 +626,17 @@ impl<T: Operations> Device<T> {
     /// The number of TX queues the stack currently uses.
     #[inline]
     pub fn real_num_tx_queues(&self) -> u32 {
-        // SAFETY: `self` is a valid net_device (type invariant); the count only changes under RTNL,
-        // a stale read is harmless.
-        unsafe { (*self.as_raw()).real_num_tx_queues }
+        // SAFETY: `self` is a valid net_device (type invariant). The count changes under RTNL
+        // while polls and transmits read it: a volatile read of the aligned `u32` is
+        // `READ_ONCE()`, and a stale value only means a queue just added or removed.
+        unsafe { core::ptr::read_volatile(&raw const (*self.as_raw()).real_num_tx_queues) }
     }
 
     /// The number of RX queues the stack currently uses.
     #[inline]
     pub fn real_num_rx_queues(&self) -> u32 {
         // SAFETY: As for `real_num_tx_queues`.
-        unsafe { (*self.as_raw()).real_num_rx_queues }
+        unsafe { core::ptr::read_volatile(&raw const (*self.as_raw()).real_num_rx_queues) }
     }
 
     /// Changes how many of the device's TX and RX queues the stack uses
@@ -636,14 +644,18 @@ impl<T: Operations> Device<T> {
     ///
     /// Shrinking drops what the qdiscs of the removed TX queues hold; frames already handed
     /// to the driver on those queues still complete there. Growing can fail (`ENOMEM`), and
-    /// then nothing changed.
+    /// then nothing changed. The RSS indirection table is not looked at: from
+    /// `ethtool::Operations::set_channels` the core has already checked that a table the user
+    /// set fits the new count; elsewhere that is the caller's to check
+    /// ([`Device::rxfh_configured`]).
     pub fn set_real_num_queues(&self, tx: u32, rx: u32, _rtnl: &Rtnl) -> Result {
         if tx == 0 || rx == 0 {
             return Err(EINVAL);
         }
-        // SAFETY: `self` is a valid, registered net_device (type invariant) and the RTNL lock is
-        // held (the token); the C function checks both counts against what was allocated and
-        // restores the RX count if the TX one cannot be set.
+        // SAFETY: `self` is a valid net_device (type invariant), registered or not (the C
+        // function only updates the queues' sysfs objects once registered), and the RTNL lock
+        // is held (the token); it checks both counts against what was allocated and restores
+        // the RX count if the TX one cannot be set.
         to_result(unsafe { bindings::netif_set_real_num_queues(self.as_raw(), tx, rx) })
     }
 
@@ -1012,7 +1024,9 @@ impl<T: Operations> Registration<T> {
         // The NAPI instances come first: `T` and the interrupt handlers may use them.
         for i in 0..napis {
             let made = napi_init(i).and_then(|inst| {
-                if inst.queue.is_some_and(|q| q >= txqs || q >= rxqs) {
+                if inst.queue.is_some_and(|q| q >= txqs || q >= rxqs)
+                    || inst.irq.is_some_and(|l| l as usize >= irqs.len())
+                {
                     return Err(EINVAL);
                 }
                 // SAFETY: `raw` is allocated for `T` and not registered; the instances are
@@ -1146,6 +1160,13 @@ impl<T: Operations> Registration<T> {
 
         if !is_valid_ether_addr(&config.mac) {
             return Err(fail(this, EADDRNOTAVAIL));
+        }
+        // The core warns ("Buggy VLAN acceleration") and misbehaves if a filtering device
+        // cannot be told about VLANs.
+        if (config.features | config.hw_features) & NETIF_F_HW_VLAN_CTAG_FILTER != 0
+            && !(T::HAS_VLAN_RX_ADD_VID && T::HAS_VLAN_RX_KILL_VID)
+        {
+            return Err(fail(this, EINVAL));
         }
         // SAFETY: `raw` is valid and not yet visible to anyone else.
         unsafe {
@@ -1339,11 +1360,6 @@ fn stop_locked<T: Operations>(dev: &Device<T>, rtnl: &mut Rtnl) -> Result {
     r
 }
 
-/// Frees the handlers of `lines`, waiting for running ones to finish.
-///
-/// # Safety
-///
-/// Each line must have been requested with its own address as the cookie, and not freed yet.
 /// Tells the NAPI instances of `raw` that no interrupt schedules them any more.
 ///
 /// # Safety
@@ -1359,6 +1375,11 @@ unsafe fn forget_napi_irqs<T: Operations>(raw: *mut bindings::net_device) {
     }
 }
 
+/// Frees the handlers of `lines`, waiting for running ones to finish.
+///
+/// # Safety
+///
+/// Each line must have been requested with its own address as the cookie, and not freed yet.
 unsafe fn free_lines(lines: &[IrqLine]) {
     for line in lines {
         // SAFETY: Requested with this cookie (safety requirement); `free_irq` waits for a
@@ -1748,9 +1769,11 @@ impl<T: Operations> StatOps<T> {
         idx: c_int,
         stats: *mut bindings::netdev_queue_stats_rx,
     ) {
-        // SAFETY: `dev` was registered for `T` (safety requirement). The core fills `stats`
-        // with 0xff ("not reported") before the call, and it is exclusively ours for the call;
-        // `QueueStatsRx` is a transparent wrapper.
+        // SAFETY: `dev` was registered for `T` (safety requirement). `stats` is valid for
+        // writes and exclusively ours for the call; the core fills it with 0xff ("not
+        // reported", `netdev_nl_stats_queue()` and `netdev_nl_stats_by_netdev()`) first, and
+        // any bits are a valid value of its `u64` counters in any case. `QueueStatsRx` is a
+        // transparent wrapper.
         let (dev, stats) = unsafe { (Device::<T>::from_raw(dev), &mut *stats.cast()) };
         T::queue_stats_rx(dev, idx as u32, stats);
     }

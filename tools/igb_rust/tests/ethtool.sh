@@ -241,10 +241,17 @@ if [ "${nq:-1}" -ge 2 ]; then
 	check "combined $nq again: $nq queues, RSS table spread over them, MRQC on" sh -c \
 		"[ $(comb)/$(nqueues rx) = $nq/$nq ] && [ $(mrqc) != 0 ] &&
 		 [ \"$(indir | tr ' ' '\n' | sort -u | grep -c .)\" = $nq ]"
+	ethtool -X "$DUT_IF" weight 1 0
+	ethtool -L "$DUT_IF" combined 1
+	check "combined 1 with a user RSS table on queue 0 only: accepted, the table kept" \
+		test "$(comb)/$(indir | tr ' ' '\n' | sort -u | tr -d '\n')" = 1/0
+	ethtool -L "$DUT_IF" combined "$nq"
+	check "combined $nq again: the user's table still on queue 0 only" \
+		test "$(comb)/$(indir | tr ' ' '\n' | sort -u | tr -d '\n')" = $nq/0
 	ethtool -X "$DUT_IF" weight 0 1
 	e=$(errno_of ethtool -L "$DUT_IF" combined 1)
-	check "combined 1 with a user RSS table naming queue 1 -> refused ($e)" \
-		sh -c "echo '$e' | grep -q 'rc=[1-9]' && [ $(comb) = $nq ]"
+	check "combined 1 with a user RSS table naming queue 1 -> EINVAL, table too small ($e)" \
+		sh -c "echo '$e' | grep -q 'too low for existing indirection table (1)' && [ $(comb) = $nq ]"
 	ethtool -X "$DUT_IF" default
 	check "ethtool -L kept the link (no carrier change)" \
 		test "$(cat /sys/class/net/$DUT_IF/carrier_changes)" = "$carrier0"
