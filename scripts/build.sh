@@ -105,6 +105,12 @@ if [ ! -f "$XDP_OBJ" ]; then
 		-c "$TREE/tools/testing/selftests/net/lib/xdp_dummy.bpf.c" -o "$XDP_OBJ"
 fi
 
+# The AF_XDP socket helper of the driver selftests (queues.py).
+XSK_HELPER=$TREE/tools/testing/selftests/net/lib/xdp_helper
+if [ ! -x "$XSK_HELPER" ] || [ "$XSK_HELPER.c" -nt "$XSK_HELPER" ]; then
+	gcc -O2 -Wall -o "$XSK_HELPER" "$XSK_HELPER.c"
+fi
+
 log "building igb_rust as an external module"
 mkdir -p "$BUILD/igb_rust"
 "${MAKE[@]}" -s M="$REPO" MO="$BUILD/igb_rust" modules

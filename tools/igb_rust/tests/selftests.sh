@@ -23,4 +23,5 @@ run_selftest() {	# run_selftest SCRIPT
 }
 run_selftest ping.py
 run_selftest stats.py
+run_selftest queues.py
 teardown_pair
