@@ -54,6 +54,11 @@ fn xmit<'x>(txq: &XmitQueue<'x>, req: TxRequest<'x>, room: bool) -> Xmit<'x> {
 }
 
 #[allow(dead_code)]
+fn shrink<T: Operations>(dev: &Device<T>, rtnl: &Rtnl) -> Result {
+    dev.set_real_num_queues(1, 1, rtnl)
+}
+
+#[allow(dead_code)]
 fn fill<P: Poll>(napi: &Napi<P>, rtnl: &mut Rtnl) -> Result {
     napi.with_state(rtnl, |_data, _state, _pool| {})?;
     napi.enable(rtnl);
