@@ -9,6 +9,9 @@
 # with swiotlb and the bench harness run on the production kernel, which
 # `make bench` uses; a last debug boot with pci=nomsi runs the INTx tests.
 # TESTS="a b" runs only those guest parts (TESTS=intx: only the INTx boot).
+#   CHECK_TIMEOUT=seconds               limit of one guest suite run (default 4200:
+#                                      the debug suite took about 55 min on a slow
+#                                      2-core TCG host, about half on CI's)
 #   CHECK_KERNELS="debug production"   run the guest suite on both kernels
 #                                      (default: debug)
 set -uo pipefail
@@ -101,7 +104,7 @@ for kv in $main_kernels; do
 	mkdir -p "$GOUT"
 	log "booting the $kv kernel for the test suite (log: $RES/console$sfx.log)"
 	KVARIANT=$variant VM_RWDIR=$RES VM_QMP_DIR=$GOUT/qmp bash "$REPO/scripts/vm.sh" \
-		--timeout "${CHECK_TIMEOUT:-3000}" --log "$RES/console$sfx.log" -- \
+		--timeout "${CHECK_TIMEOUT:-4200}" --log "$RES/console$sfx.log" -- \
 		env OUT="$GOUT" TESTS="${TESTS:-}" STRESS_CYCLES="${STRESS_CYCLES:-}" \
 		bash "$REPO/tools/igb_rust/check.sh"
 	rc=$?
