@@ -25,7 +25,10 @@ if [ "${IGB_RUST_KVARIANT:-}" = debug ]; then
 fi
 
 for t in ${TESTS:-boot probe datapath board copybreak ethtool selftests stress ppbench}; do
+	t0=$(date +%s)
+	echo "igb_rust check: part $t" > /dev/kmsg
 	run_part "$t"
+	echo "# part $t took $(( $(date +%s) - t0 )) s" >> "$TAP"
 done
 
 # Last: nothing in the kernel log that indicates a bug, and no leaks.

@@ -1,6 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # igb_rust probes the device under test, reports the MAC QEMU gave it,
 # leaves the peer alone, and loads and unloads cleanly, repeatedly.
+#
+#   PROBE_CYCLES   load/unload cycles (default 20)
+
+PROBE_CYCLES=${PROBE_CYCLES:-20}
 
 if setup_modules; then ok "found DUT $DUT and peer $PEER"; else fail "found DUT and peer" "$(lspci -n 2>&1)"; fi
 
@@ -23,18 +27,18 @@ check "BAR0 released after rmmod" sh -c '! grep -q igb_rust /proc/iomem'
 check "unbind logged" sh -c "dmesg | grep -q 'igb_rust $DUT: removed'"
 
 cycles_ok=0
-for i in $(seq 1 20); do
+for i in $(seq 1 "$PROBE_CYCLES"); do
 	insmod "$IGB_RUST_KO" || break
 	[ "$(driver_of "$DUT")" = igb_rust ] || break
 	rmmod igb_rust || break
 	[ "$(driver_of "$DUT")" = none ] || break
 	cycles_ok=$i
 done
-check "20 load/unload cycles" test "$cycles_ok" = 20
-check "20 cycles leave no module, no region" \
+check "$PROBE_CYCLES load/unload cycles" test "$cycles_ok" = "$PROBE_CYCLES"
+check "$PROBE_CYCLES cycles leave no module, no region" \
 	sh -c '! grep -q "^igb_rust " /proc/modules && ! grep -q igb_rust /proc/iomem'
 probes=$(dmesg | grep -c "igb_rust $DUT: .*permanent MAC" || true)
-check "each cycle probed once (21 probes)" test "$probes" = 21
+check "each cycle probed once ($((PROBE_CYCLES + 1)) probes)" test "$probes" = $((PROBE_CYCLES + 1))
 
 # The peer is for the C driver; it must still probe with ours loaded.
 insmod "$IGB_RUST_KO"

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Stress under the debug kernel: netconsole (netpoll) during bulk TX, pktgen
-# with shared skbs, page allocation failures during RX, link/MTU/copybreak
-# changes racing TCP, page_pool pages returned after rmmod, and load/unload
+# with shared skbs, page allocation failures during RX, link flaps and every
+# runtime reconfiguration racing TCP, page_pool pages returned after rmmod, and load/unload
 # cycles under traffic. Every transfer is checked with sha256, every packet
 # count exactly; the final dmesg test of check.sh catches any splat.
 #
@@ -276,11 +276,49 @@ else
 	skip "fail_page_alloc in the RX refill" "no fail_page_alloc in this kernel"
 fi
 
-# --- e. link flaps, MTU and rx-copybreak changes racing TCP ----------------
+# --- e. link flaps and every runtime reconfiguration racing TCP ------------
+# Each change below takes RTNL (and the driver's own locks) while the NAPI
+# instances move data: on the debug kernel, lockdep sees every pairing.
+# The transfer lasts as long as the changes: the sender repeats the blob
+# until told to stop, the receiver checks every blob-sized piece by sha256.
+race_stream() {	# race_stream tx|rx: prints "N blobs intact" or what failed
+	local dir=$1 port=5004 size sender recv rp
+	size=$(stat -c %s /run/igbt/blob)
+	rm -f /run/igbt/race.stop
+	sender="while :; do cat /run/igbt/blob; [ -e /run/igbt/race.stop ] && break; done"
+	recv=(python3 -c '
+import hashlib, sys
+size, want, n = int(sys.argv[1]), sys.argv[2], 0
+while True:
+    b = sys.stdin.buffer.read(size)
+    if not b:
+        break
+    if len(b) != size or hashlib.sha256(b).hexdigest() != want:
+        sys.exit(f"piece {n + 1}: {len(b)} bytes, contents differ")
+    n += 1
+print(f"{n} blobs intact")
+sys.exit(0 if n > 0 else "nothing arrived")' "$size" "${want_sum%% *}")
+	if [ "$dir" = tx ]; then
+		ip netns exec $NS sh -c "socat -u TCP-LISTEN:$port,reuseaddr STDOUT | \"\$@\"" sh "${recv[@]}" &
+		rp=$!
+		wait_listen $port $NS || return 1
+		sh -c "$sender" | timeout 600 socat -u STDIN TCP:$PEER_IP:$port || return 1
+	else
+		sh -c "socat -u TCP-LISTEN:$port,reuseaddr STDOUT | \"\$@\"" sh "${recv[@]}" &
+		rp=$!
+		wait_listen $port || return 1
+		ip netns exec $NS sh -c "$sender" | timeout 600 ip netns exec $NS socat -u STDIN TCP:$DUT_IP:$port ||
+			return 1
+	fi
+	wait $rp
+}
 flap_race() {	# flap_race tx|rx
-	local dir=$1 i bp rc=0 err=""
+	local dir=$1 i bp rc=0 err="" nq usecs pause
 	progress "flap race $dir"
-	( PORT=5004 bulk "$dir" > /run/igbt/race.log 2>&1; echo $? > /run/igbt/race.rc ) &
+	nq=$(ethtool -l "$DUT_IF" | awk '/^Combined:/ { v = $2 } END { print v }')
+	usecs=$(ethtool -c "$DUT_IF" | awk '/^rx-usecs:/ { print $2 }')
+	pause=$(ethtool -a "$DUT_IF" | awk '/^RX:/ { r = $2 } /^TX:/ { t = $2 } END { print "rx " r " tx " t }')
+	( race_stream "$dir" > /run/igbt/race.log 2>&1; echo $? > /run/igbt/race.rc ) &
 	bp=$!
 	# The flaps race the transfer, not its set-up: a connect while the link is down
 	# fails with ENETUNREACH. Start once the connection is established.
@@ -291,9 +329,21 @@ flap_race() {	# flap_race tx|rx
 	for i in 1 2 3; do
 		ethtool --set-tunable "$DUT_IF" rx-copybreak 256 || err+=" copybreak"
 		ip link set "$DUT_IF" mtu 9000 || err+=" mtu9000"
+		ethtool -L "$DUT_IF" combined 1 || err+=" channels1"
+		ethtool -X "$DUT_IF" equal 1 || err+=" rxfh-equal"
+		ethtool -C "$DUT_IF" rx-usecs 50 || err+=" coalesce"
+		ethtool -A "$DUT_IF" rx off tx off || err+=" pause"
+		ip link add link "$DUT_IF" name race.7 type vlan id 7 || err+=" vlan-add"
+		ethtool -K "$DUT_IF" rxvlan off txvlan off || err+=" vlan-offloads"
 		sleep 0.5
 		ip link set "$DUT_IF" down && ip link set "$DUT_IF" up || err+=" ip-flap"
 		wait_carrier "$DUT_IF" 1 || err+=" carrier"
+		[ "$nq" -gt 1 ] && { ethtool -L "$DUT_IF" combined "$nq" || err+=" channels$nq"; }
+		ethtool -X "$DUT_IF" default || err+=" rxfh-default"
+		ethtool -K "$DUT_IF" rxvlan on txvlan on || err+=" vlan-offloads"
+		ip link del race.7 || err+=" vlan-del"
+		ethtool -C "$DUT_IF" rx-usecs "$usecs" || err+=" coalesce"
+		ethtool -A "$DUT_IF" $pause || err+=" pause"
 		sleep 0.5
 		ethtool --set-tunable "$DUT_IF" rx-copybreak 2048 || err+=" copybreak"
 		if [ -d "$OUT/qmp" ]; then
@@ -307,16 +357,19 @@ flap_race() {	# flap_race tx|rx
 		wait_carrier "$DUT_IF" 1 || err+=" carrier"
 		sleep 0.5
 	done
+	touch /run/igbt/race.stop
 	wait $bp
+	note "race $dir: $(cat /run/igbt/race.log)"
 	echo "$(cat /run/igbt/race.log)${err:+; failed:$err}"
 	[ -z "$err" ] && [ "$(cat /run/igbt/race.rc)" = 0 ]
 }
 if part flap; then
 	[ -d "$OUT/qmp" ] || note "no QEMU monitor relay: link flaps by ip link only"
-	check "link flaps, MTU 1500/9000, rx-copybreak 0/256/2048 racing ${STRESS_MB} MB DUT -> peer: intact" \
-		flap_race tx
-	check "link flaps, MTU 1500/9000, rx-copybreak 0/256/2048 racing ${STRESS_MB} MB peer -> DUT: intact" \
-		flap_race rx
+	what="link flaps, MTU, rx-copybreak, -L, -X, -C, -A, VLAN add/del, rxvlan/txvlan"
+	check "$what racing ${STRESS_MB} MB DUT -> peer: intact" flap_race tx
+	check "$what racing ${STRESS_MB} MB peer -> DUT: intact" flap_race rx
+	check "after the races: channels, coalescing, pause and VLAN offloads as before" \
+		test "$(ethtool -l "$DUT_IF" | awk '/^Combined:/ { v = $2 } END { print v }')/$(ethtool -k "$DUT_IF" | grep -c '^[rt]x-vlan-offload: on')" = "$(nproc | awk '{ print ($1 < 8 ? $1 : 8) }')/2"
 fi
 
 # --- f. page_pool pages in flight return after rmmod ------------------------
