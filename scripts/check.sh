@@ -107,7 +107,7 @@ main_kernels=$CHECK_KERNELS
 for kv in $main_kernels; do
 	# What each kernel runs: the whole suite, or (debug) the proof parts.
 	genv=(TESTS="${TESTS:-}" STRESS_CYCLES="${STRESS_CYCLES:-}" PROBE_CYCLES="${PROBE_CYCLES:-}"
-		SELFTEST_SCRIPTS="${SELFTEST_SCRIPTS:-}")
+		SELFTEST_SCRIPTS="${SELFTEST_SCRIPTS:-}" STRESS_ROUNDS="${STRESS_ROUNDS:-}")
 	case $kv in
 	debug)
 		variant=debug; sfx=""; limit=3000
@@ -116,7 +116,8 @@ for kv in $main_kernels; do
 		else
 			genv=(TESTS="${TESTS:-boot probe selftests stress}"
 				STRESS_CYCLES="${STRESS_CYCLES:-5}" PROBE_CYCLES="${PROBE_CYCLES:-3}"
-				SELFTEST_SCRIPTS="${SELFTEST_SCRIPTS:-stats.py queues.py}")
+				SELFTEST_SCRIPTS="${SELFTEST_SCRIPTS:-stats.py queues.py}"
+				STRESS_ROUNDS="${STRESS_ROUNDS:-1}")
 		fi;;
 	production) variant=""; sfx="-production"; limit=1800;;
 	*) die "CHECK_KERNELS: unknown kernel $kv";;

@@ -24,11 +24,11 @@ if [ "${IGB_RUST_KVARIANT:-}" = debug ]; then
 	fi
 fi
 
-for t in ${TESTS:-boot probe datapath board copybreak ethtool selftests stress ppbench}; do
-	t0=$(date +%s)
-	echo "igb_rust check: part $t" > /dev/kmsg
-	run_part "$t"
-	echo "# part $t took $(( $(date +%s) - t0 )) s" >> "$TAP"
+for part_name in ${TESTS:-boot probe datapath board copybreak ethtool selftests stress ppbench}; do
+	part_t0=$(date +%s)
+	echo "igb_rust check: part $part_name" > /dev/kmsg
+	run_part "$part_name"
+	echo "# part $part_name took $(( $(date +%s) - part_t0 )) s" >> "$TAP"
 done
 
 # Last: nothing in the kernel log that indicates a bug, and no leaks.

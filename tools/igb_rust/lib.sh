@@ -141,20 +141,23 @@ wait_listen() {	# wait_listen PORT [NS]: until a TCP socket listens on PORT (30 
 # the sha256 WANT (default $want_sum).
 bulk() {
 	local port=${PORT:-5001} out=/run/igbt/out.$1.${PORT:-5001} src=${SRC:-/run/igbt/blob}
-	local want=${WANT:-$want_sum} t0 t1 sum
+	local want=${WANT:-$want_sum} t0 t1 sum lp
 	rm -f "$out"
 	if [ "$1" = tx ]; then
 		ip netns exec $NS socat -u TCP-LISTEN:$port,reuseaddr OPEN:"$out",creat,trunc &
+		lp=$!
 		wait_listen $port $NS || return 1
 		t0=$(date +%s.%N)
 		timeout 300 socat -u OPEN:"$src" TCP:$PEER_IP:$port || return 1
 	else
 		socat -u TCP-LISTEN:$port,reuseaddr OPEN:"$out",creat,trunc &
+		lp=$!
 		wait_listen $port || return 1
 		t0=$(date +%s.%N)
 		timeout 300 ip netns exec $NS socat -u OPEN:"$src" TCP:$DUT_IP:$port || return 1
 	fi
-	wait
+	# Only the listener: a caller's own background jobs are the caller's to wait for.
+	wait $lp
 	t1=$(date +%s.%N)
 	sum=$(sha256sum < "$out")
 	rm -f "$out"
