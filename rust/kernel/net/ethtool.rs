@@ -145,6 +145,16 @@ pub struct Ringparam {
     pub tx_pending: u32,
 }
 
+/// Ring sizes requested with `ethtool -G`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct RingSizes {
+    /// RX descriptors.
+    pub rx: u32,
+    /// TX descriptors.
+    pub tx: u32,
+}
+
 /// Link settings (`ethtool DEV`), for a twisted-pair device.
 #[derive(Clone, Copy, Debug)]
 pub struct LinkSettings {
@@ -357,6 +367,14 @@ pub trait Operations: netdev::Operations {
         build_error!(VTABLE_DEFAULT_ERROR)
     }
 
+    /// Changes the ring sizes (`ethtool -G`). The core already refused sizes above the maxima
+    /// from [`Operations::get_ringparam`] and every ring the device does not have (mini,
+    /// jumbo) or setting it does not announce (buffer length, header split, push); the driver
+    /// checks the lower bound and alignment itself. Runs under RTNL.
+    fn set_ringparam(_dev: &Device<Self>, _rtnl: &mut Rtnl, _sizes: RingSizes) -> Result {
+        build_error!(VTABLE_DEFAULT_ERROR)
+    }
+
     /// Current link settings (`ethtool DEV`).
     fn get_link_ksettings(_dev: &Device<Self>) -> Result<LinkSettings> {
         build_error!(VTABLE_DEFAULT_ERROR)
@@ -493,6 +511,12 @@ impl<T: Operations> Adapter<T> {
         },
         get_ringparam: if T::HAS_GET_RINGPARAM {
             Some(Self::get_ringparam)
+        } else {
+            None
+        },
+        // The core reads the maxima before it calls `set_ringparam`.
+        set_ringparam: if T::HAS_SET_RINGPARAM && T::HAS_GET_RINGPARAM {
+            Some(Self::set_ringparam)
         } else {
             None
         },
@@ -683,6 +707,37 @@ impl<T: Operations> Adapter<T> {
         ring.tx_max_pending = r.tx_max_pending;
         ring.rx_pending = r.rx_pending;
         ring.tx_pending = r.tx_pending;
+    }
+
+    /// # Safety
+    ///
+    /// Only the ethtool core calls this, for a net_device registered with this table and
+    /// with argument pointers valid for the call.
+    unsafe extern "C" fn set_ringparam(
+        dev: *mut bindings::net_device,
+        ring: *mut bindings::ethtool_ringparam,
+        _kring: *mut bindings::kernel_ethtool_ringparam,
+        _extack: *mut bindings::netlink_ext_ack,
+    ) -> c_int {
+        from_result(|| {
+            // SAFETY: The core calls us for a net_device with this table, as `Self::dev`
+            // requires, with the argument pointer valid and not aliased for the call.
+            let (d, ring) = unsafe { (Self::dev(dev), &*ring) };
+            // The core checks these against maxima of 0; the ioctl path did not always.
+            if ring.rx_mini_pending != 0 || ring.rx_jumbo_pending != 0 {
+                return Err(EINVAL);
+            }
+            // SAFETY: The core holds RTNL for the whole call: `dev` has no instance-lock
+            // operations (`Device`'s invariants), so `netdev_need_ops_lock()` is false and both
+            // the netlink and the ioctl path take RTNL.
+            let mut rtnl = unsafe { Rtnl::assume_held() };
+            let sizes = RingSizes {
+                rx: ring.rx_pending,
+                tx: ring.tx_pending,
+            };
+            T::set_ringparam(d, &mut rtnl, sizes)?;
+            Ok(0)
+        })
     }
 
     /// # Safety

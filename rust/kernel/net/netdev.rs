@@ -768,6 +768,27 @@ impl<T: Operations> Device<T> {
         }
     }
 
+    /// Marks the device absent (`netif_device_detach()`): its TX queues stop, the core's TX
+    /// watchdog leaves them alone and the ethtool core refuses new requests, until
+    /// [`Device::attach`]. For reconfiguring a running device while keeping its carrier.
+    #[inline]
+    pub fn detach(&self, _rtnl: &Rtnl) {
+        // SAFETY: `self` is a valid net_device (type invariant); `netif_device_detach` only
+        // clears a state bit and stops the queues, which any context may do. RTNL (`_rtnl`)
+        // orders it against `open`, `stop` and the ethtool core, which test that bit.
+        unsafe { bindings::netif_device_detach(self.as_raw()) }
+    }
+
+    /// Marks the device present again (`netif_device_attach()`): if it is up, its TX queues
+    /// wake and the core's TX watchdog restarts. Does nothing if it was not detached.
+    #[inline]
+    pub fn attach(&self, _rtnl: &Rtnl) {
+        // SAFETY: `self` is a valid net_device (type invariant); `netif_device_attach` sets a
+        // state bit, wakes the queues and arms the watchdog timer, which any context may do;
+        // RTNL (`_rtnl`) as for `detach`.
+        unsafe { bindings::netif_device_attach(self.as_raw()) }
+    }
+
     /// Stops every TX queue and waits for running transmits to finish (`netif_tx_disable()`).
     #[inline]
     pub fn tx_disable(&self, _rtnl: &Rtnl) {
