@@ -255,7 +255,7 @@ pub(crate) enum TailReg {
 pub(crate) fn write_tail(bar: &Bar0<'_>, kind: TailReg, q: u16, tail: u32) {
     let q = usize::from(q);
     // Queue indices come from our own queue count (at most 8) and tails from ring indices
-    // below RING_SIZE, so neither check can fail; they only keep the accesses provably in
+    // below the ring size, so neither check can fail; they only keep the accesses provably in
     // bounds.
     let _ = match kind {
         TailReg::Rx => regs::RDT::try_at(q)

@@ -9,7 +9,7 @@ use kernel::{
     net::{
         ethtool::{
             self, Channels, Coalesce, DrvInfo, FlowType, LinkSettings, Pause, PauseStats,
-            Ringparam, StringSet, StringWriter, Tunable,
+            RingSizes, Ringparam, StringSet, StringWriter, Tunable,
         },
         napi::Napi,
         netdev::{
@@ -30,7 +30,10 @@ use kernel::{
 use crate::{
     hw::{self, MacAddr},
     hwstats::HwStats,
-    queue::{self, Hw, IrqOp, Role, VectorData, RING_SIZE, RX_BUF_LEN},
+    queue::{
+        self, Hw, IrqOp, Role, RxRing, TxRing, VectorData, DEFAULT_RING_SIZE, MAX_RING_SIZE,
+        MIN_RING_SIZE, RING_ALIGN, RX_BUF_LEN,
+    },
     regs,
 };
 
@@ -212,6 +215,9 @@ pub(crate) struct IgbNet<'bound> {
     pub(crate) perm_addr: MacAddr,
     /// Received frames up to this length are copied into a fresh skb (`rx-copybreak`).
     pub(crate) copybreak: Atomic<u32>,
+    /// Descriptors of every RX ring and of every TX ring (`ethtool -G`); changed under RTNL.
+    rx_ring_size: Atomic<u32>,
+    tx_ring_size: Atomic<u32>,
     /// The MAC's statistics registers, added up.
     #[pin]
     pub(crate) hw_stats: HwStats,
@@ -238,6 +244,15 @@ pub(crate) struct IgbNet<'bound> {
     /// clears the table, `open` writes it back.
     #[pin]
     vlans: Mutex<[u32; VFTA_WORDS]>,
+}
+
+/// How far [`IgbNet::tear_down`] goes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Teardown {
+    /// Carrier off, every queue stopped, the MAC reset: for `stop` and recovery.
+    Full,
+    /// Every queue stopped; the MAC, its link and the carrier left alone: to swap rings.
+    Rings,
 }
 
 /// Words of the VLAN filter table: 4096 bits.
@@ -290,6 +305,8 @@ impl<'bound> IgbNet<'bound> {
             active: Atomic::new(in_use),
             perm_addr,
             copybreak: Atomic::new(DEFAULT_COPYBREAK),
+            rx_ring_size: Atomic::new(DEFAULT_RING_SIZE),
+            tx_ring_size: Atomic::new(DEFAULT_RING_SIZE),
             hw_stats <- HwStats::new(),
             reset_requested: Atomic::new(0),
             link_event: Atomic::new(0),
@@ -518,7 +535,7 @@ impl<'bound> IgbNet<'bound> {
         Ok(())
     }
 
-    fn configure_tx_ring(&self, q: u16, base: u64) -> Result {
+    fn configure_tx_ring(&self, q: u16, base: u64, size: u32) -> Result {
         let bar = &self.hw.bar;
         let q = usize::from(q);
         bar.try_write(
@@ -535,7 +552,7 @@ impl<'bound> IgbNet<'bound> {
         )?;
         bar.try_write(
             regs::TDLEN::try_at(q).ok_or(EINVAL)?,
-            regs::TDLEN::zeroed().try_with_len(RING_SIZE * 16)?,
+            regs::TDLEN::zeroed().try_with_len(size * 16)?,
         )?;
         bar.try_write(regs::TDH::try_at(q).ok_or(EINVAL)?, regs::TDH::zeroed())?;
         bar.try_write(regs::TDT::try_at(q).ok_or(EINVAL)?, regs::TDT::zeroed())?;
@@ -550,7 +567,7 @@ impl<'bound> IgbNet<'bound> {
         Ok(())
     }
 
-    fn configure_rx_ring(&self, q: u16, base: u64) -> Result {
+    fn configure_rx_ring(&self, q: u16, base: u64, size: u32) -> Result {
         let bar = &self.hw.bar;
         let q = usize::from(q);
         bar.try_write(
@@ -567,7 +584,7 @@ impl<'bound> IgbNet<'bound> {
         )?;
         bar.try_write(
             regs::RDLEN::try_at(q).ok_or(EINVAL)?,
-            regs::RDLEN::zeroed().try_with_len(RING_SIZE * 16)?,
+            regs::RDLEN::zeroed().try_with_len(size * 16)?,
         )?;
         bar.try_write(
             regs::SRRCTL::try_at(q).ok_or(EINVAL)?,
@@ -589,9 +606,11 @@ impl<'bound> IgbNet<'bound> {
         Ok(())
     }
 
-    /// Stops RX and TX DMA, masks every interrupt, and resets the MAC: afterwards no
-    /// descriptor write-back or received frame can reach the rings' memory.
-    fn quiesce(&self) {
+    /// Stops RX and TX DMA, masks every interrupt, and with [`Teardown::Full`] resets the MAC:
+    /// afterwards no descriptor write-back or received frame can reach the rings' memory.
+    /// `ETIMEDOUT` if a queue did not report itself stopped or the reset did not complete.
+    fn quiesce(&self, mode: Teardown) -> Result {
+        let mut r = Ok(());
         let bar = &self.hw.bar;
         bar.update(regs::RCTL, |r| r.with_en(false));
         bar.update(regs::TCTL, |t| t.with_en(false));
@@ -618,15 +637,21 @@ impl<'bound> IgbNet<'bound> {
                 QUEUE_STOP_TIMEOUT,
             );
             if stopped.is_err() {
-                dev_warn!(self.hw.pdev, "queue {} did not stop; resetting anyway\n", q);
+                dev_warn!(self.hw.pdev, "queue {} did not stop\n", q);
+                r = Err(ETIMEDOUT);
             }
+        }
+        if mode == Teardown::Rings {
+            return r;
         }
         // The reset stops whatever is left before the buffers are given back; it also clears
         // the statistics registers, so collect them first.
         self.hw_stats.freeze(bar);
         if hw::reset(bar).is_err() {
             dev_warn!(self.hw.pdev, "MAC reset on stop timed out\n");
+            r = Err(ETIMEDOUT);
         }
+        r
     }
 
     fn bring_up(&self, dev: &netdev::Device<Self>, rtnl: &mut Rtnl) -> Result {
@@ -658,17 +683,20 @@ impl<'bound> IgbNet<'bound> {
         for v in vectors(dev) {
             let data = v.data();
             if let Role::Queue(q) = data.role {
-                let tx_base = data.tx.lock().dma_base();
-                self.configure_tx_ring(q, tx_base)?;
-                let base = v
+                let (tx_base, tx_size) = {
+                    let tx = data.tx.lock();
+                    (tx.dma_base(), tx.size())
+                };
+                self.configure_tx_ring(q, tx_base, tx_size)?;
+                let (base, size) = v
                     .with_state(rtnl, |_, st, _| {
                         st.as_mut().map(|rx| {
                             rx.clear();
-                            rx.dma_base()
+                            (rx.dma_base(), rx.size())
                         })
                     })?
-                    .unwrap_or(0);
-                self.configure_rx_ring(q, base)?;
+                    .ok_or(EINVAL)?;
+                self.configure_rx_ring(q, base, size)?;
                 let failed = v.with_state(rtnl, |_, st, pool| match (st, pool) {
                     (Some(rx), Some(pool)) => rx.refill(pool, bar),
                     _ => 0,
@@ -700,12 +728,29 @@ impl<'bound> IgbNet<'bound> {
     /// queued for transmit is dropped, the link is kept.
     fn reset(&self, dev: &netdev::Device<Self>, rtnl: &mut Rtnl) -> Result {
         self.resets.add(1, Relaxed);
-        self.tear_down(dev, rtnl);
-        self.bring_up(dev, rtnl)
-            .inspect_err(|_| self.tear_down(dev, rtnl))?;
+        let _ = self.tear_down(dev, rtnl, Teardown::Full);
+        self.bring_up(dev, rtnl).inspect_err(|_| {
+            let _ = self.tear_down(dev, rtnl, Teardown::Full);
+        })?;
         // The MAC reset cleared the promiscuous bits and the multicast table.
         dev.sync_rx_mode(rtnl);
         Ok(())
+    }
+
+    /// Brings a device detached and torn down for a reconfiguration back up and attaches it.
+    /// If that fails, the rings stay down and the watchdog retries as after a failed reset.
+    fn resume(&self, dev: &netdev::Device<Self>, rtnl: &mut Rtnl) -> Result {
+        let r = self.bring_up(dev, rtnl);
+        match r {
+            Ok(()) => dev.sync_rx_mode(rtnl),
+            Err(_) => {
+                let _ = self.tear_down(dev, rtnl, Teardown::Full);
+                self.reset_requested.store(1, Relaxed);
+                dev.kick_service();
+            }
+        }
+        dev.attach(rtnl);
+        r
     }
 
     /// Checks the device once per [`WATCHDOG_PERIOD`] and recovers it when needed; also runs
@@ -752,8 +797,12 @@ impl<'bound> IgbNet<'bound> {
         self.hw.vector_irqs(IrqOp::Fire, queues);
     }
 
-    fn tear_down(&self, dev: &netdev::Device<Self>, rtnl: &mut Rtnl) {
-        dev.carrier_off();
+    /// Stops the device and empties the rings. `ETIMEDOUT` if the device did not confirm that
+    /// it stopped (see [`Self::quiesce`]).
+    fn tear_down(&self, dev: &netdev::Device<Self>, rtnl: &mut Rtnl, mode: Teardown) -> Result {
+        if mode == Teardown::Full {
+            dev.carrier_off();
+        }
         // Polls first: a poll finishing after the interrupts were masked would unmask its
         // vector again. Once disabled, an interrupt only masks its vector.
         for v in vectors(dev) {
@@ -762,7 +811,7 @@ impl<'bound> IgbNet<'bound> {
         // No poll can wake a queue now; on `stop` the stack already did this, for a reset it
         // keeps `start_xmit` away from the rings until they are rebuilt.
         dev.tx_disable(rtnl);
-        self.quiesce();
+        let stopped = self.quiesce(mode);
         for v in vectors(dev) {
             let _ = v.with_state(rtnl, |_, st, _| {
                 if let Some(rx) = st {
@@ -775,6 +824,7 @@ impl<'bound> IgbNet<'bound> {
         if let Err(e) = dev.reset_tx_queues(rtnl) {
             dev_warn!(self.hw.pdev, "byte queue limits not reset: {:?}\n", e);
         }
+        stopped
     }
 }
 
@@ -786,13 +836,14 @@ impl<'bound> netdev::Operations for IgbNet<'bound> {
         let this = dev.data();
         let r = this.bring_up(dev, rtnl);
         if r.is_err() {
-            this.tear_down(dev, rtnl);
+            let _ = this.tear_down(dev, rtnl, Teardown::Full);
         }
         r
     }
 
     fn stop(dev: &netdev::Device<Self>, rtnl: &mut Rtnl) -> Result {
-        dev.data().tear_down(dev, rtnl);
+        // A device that did not confirm the stop was warned about; nothing more to do.
+        let _ = dev.data().tear_down(dev, rtnl, Teardown::Full);
         Ok(())
     }
 
@@ -1056,13 +1107,89 @@ impl<'bound> ethtool::Operations for IgbNet<'bound> {
         Ok(())
     }
 
-    fn get_ringparam(_dev: &netdev::Device<Self>) -> Ringparam {
+    fn get_ringparam(dev: &netdev::Device<Self>) -> Ringparam {
+        let this = dev.data();
         Ringparam {
-            rx_max_pending: RING_SIZE,
-            tx_max_pending: RING_SIZE,
-            rx_pending: RING_SIZE,
-            tx_pending: RING_SIZE,
+            rx_max_pending: MAX_RING_SIZE,
+            tx_max_pending: MAX_RING_SIZE,
+            rx_pending: this.rx_ring_size.load(Relaxed),
+            tx_pending: this.tx_ring_size.load(Relaxed),
         }
+    }
+
+    fn set_ringparam(dev: &netdev::Device<Self>, rtnl: &mut Rtnl, sizes: RingSizes) -> Result {
+        let this = dev.data();
+        let valid = |n: u32| (MIN_RING_SIZE..=MAX_RING_SIZE).contains(&n) && n % RING_ALIGN == 0;
+        if !valid(sizes.rx) || !valid(sizes.tx) {
+            dev_err!(
+                this.hw.pdev,
+                "{}: ring sizes are {}..{} in steps of {} (asked rx {} tx {})\n",
+                dev.name(),
+                MIN_RING_SIZE,
+                MAX_RING_SIZE,
+                RING_ALIGN,
+                sizes.rx,
+                sizes.tx
+            );
+            return Err(EINVAL);
+        }
+        let rx_new = sizes.rx != this.rx_ring_size.load(Relaxed);
+        let tx_new = sizes.tx != this.tx_ring_size.load(Relaxed);
+        if !rx_new && !tx_new {
+            return Ok(());
+        }
+        // Everything the new rings need is allocated before the device is touched: on
+        // failure the interface goes on as it was.
+        let mut rings = KVec::with_capacity(usize::from(this.nq), GFP_KERNEL)?;
+        for (q, _) in queue_vectors(dev) {
+            let rx = rx_new
+                .then(|| RxRing::new(&this.hw, q, sizes.rx))
+                .transpose()?;
+            let tx = tx_new
+                .then(|| TxRing::new(&this.hw, Role::Queue(q), sizes.tx))
+                .transpose()?;
+            rings.push((rx, tx), GFP_KERNEL)?;
+        }
+        let running = dev.is_running();
+        if running {
+            // The MAC, its link and the carrier stay up, so the qdiscs keep their frames for
+            // the new rings; detached, the device's stopped queues do not look like a TX hang
+            // to the core's watchdog.
+            dev.detach(rtnl);
+            if let Err(e) = this.tear_down(dev, rtnl, Teardown::Rings) {
+                // The device may still write to the old rings: keep them.
+                this.resume(dev, rtnl)?;
+                return Err(e);
+            }
+        }
+        // Every instance is disabled now (torn down, or the interface is down), so `with_state`
+        // cannot fail below and every ring of a kind gets the new size.
+        if vectors(dev).any(|v| v.is_enabled(rtnl)) {
+            if running {
+                this.resume(dev, rtnl)?;
+            }
+            return Err(EBUSY);
+        }
+        let mut swapped = Ok(());
+        for (v, (rx, tx)) in vectors(dev).skip(1).zip(rings) {
+            if let Some(rx) = rx {
+                // The old ring is dropped here, in process context, after the device stopped.
+                swapped = swapped.and(v.with_state(rtnl, |_, st, _| *st = Some(rx)));
+            }
+            if let Some(tx) = tx {
+                // Freed once the lock (which keeps interrupts off) is released.
+                let old = core::mem::replace(&mut *v.data().tx.lock(), tx);
+                drop(old);
+            }
+        }
+        if swapped.is_ok() {
+            this.rx_ring_size.store(sizes.rx, Relaxed);
+            this.tx_ring_size.store(sizes.tx, Relaxed);
+        }
+        if running {
+            this.resume(dev, rtnl)?;
+        }
+        swapped
     }
 
     fn get_link_ksettings(dev: &netdev::Device<Self>) -> Result<LinkSettings> {

@@ -36,8 +36,43 @@ use crate::{
     regs, IgbNet,
 };
 
-/// Descriptors per ring (a multiple of 8 and a power of two).
-pub(crate) const RING_SIZE: u32 = 256;
+/// Descriptors per ring until `ethtool -G` changes it.
+pub(crate) const DEFAULT_RING_SIZE: u32 = 256;
+/// Smallest ring `ethtool -G` accepts: room for two of the largest TX frames and more than the
+/// wake threshold.
+pub(crate) const MIN_RING_SIZE: u32 = 64;
+/// Largest ring (the 82576's limit).
+pub(crate) const MAX_RING_SIZE: u32 = 4096;
+/// Ring sizes are multiples of this: RDLEN/TDLEN count 128-byte units.
+pub(crate) const RING_ALIGN: u32 = 8;
+// A frame's last descriptor is kept as a `u16` (`TxSlot::Lead`), and RDLEN/TDLEN have 20 bits.
+const _: () = assert!(MAX_RING_SIZE <= u16::MAX as u32 + 1 && MAX_RING_SIZE * 16 < 1 << 20);
+/// Pages a queue's page pool keeps for recycling (the size of its ring of returned pages).
+/// Fixed for the pool's life: rings larger than this take the rest from the page allocator.
+const POOL_SIZE: u32 = 1024;
+
+/// The index after `i` in a ring of `size` descriptors.
+#[inline]
+fn ring_next(i: u32, size: u32) -> u32 {
+    if i + 1 >= size {
+        0
+    } else {
+        i + 1
+    }
+}
+
+/// Free descriptors of a ring of `size` between `next_to_use` and `next_to_clean`; one always
+/// stays empty so that head == tail means "empty".
+#[inline]
+fn ring_unused(next_to_clean: u32, next_to_use: u32, size: u32) -> u32 {
+    // Both indices are below `size` (at most `MAX_RING_SIZE`): no overflow, no underflow.
+    let d = next_to_clean + size - next_to_use - 1;
+    if d >= size {
+        d - size
+    } else {
+        d
+    }
+}
 /// Bytes the device may write per RX buffer (SRRCTL.BSIZEPACKET = 2 KiB).
 pub(crate) const RX_BUF_LEN: u32 = 2048;
 /// Headroom left in front of received frames for the stack.
@@ -93,11 +128,12 @@ const TXD_MACLEN_SHIFT: u64 = 9;
 pub(crate) struct DescRing(Coherent<[u64]>);
 
 impl DescRing {
-    fn new(hw: &Hw<'_>) -> Result<Self> {
+    fn new(hw: &Hw<'_>, size: u32) -> Result<Self> {
+        // No allocation warning: a failure is reported to whoever asked for the ring.
         Ok(Self(Coherent::<u64>::zeroed_slice(
             hw.pdev.as_ref(),
-            2 * RING_SIZE as usize,
-            GFP_KERNEL,
+            2 * size as usize,
+            GFP_KERNEL | __GFP_NOWARN,
         )?))
     }
 
@@ -237,10 +273,10 @@ pub(crate) fn vector_instance<'b>(
     };
     let state = match role {
         Role::Other => None,
-        Role::Queue(q) => Some(RxRing::new(hw, q)?),
+        Role::Queue(q) => Some(RxRing::new(hw, q, DEFAULT_RING_SIZE)?),
     };
     let pool = state.as_ref().map(|_| Params {
-        pool_size: RING_SIZE,
+        pool_size: POOL_SIZE,
         offset: RX_HEADROOM,
         max_len: RX_BUF_LEN,
     });
@@ -326,6 +362,8 @@ pub(crate) struct TxRing<'bound> {
     /// Per descriptor: buffer address, then command/length and status.
     desc: Option<DescRing>,
     slots: KVVec<TxSlot<'bound>>,
+    /// Descriptors in the ring.
+    size: u32,
     next_to_use: u32,
     next_to_clean: u32,
 }
@@ -350,23 +388,26 @@ pub(crate) enum TxSlot<'bound> {
 }
 
 impl<'bound> TxRing<'bound> {
-    fn new(hw: &Hw<'_>, role: Role) -> Result<Self> {
+    /// A ring of `size` descriptors for a queue vector; none for the other vector.
+    pub(crate) fn new(hw: &Hw<'_>, role: Role, size: u32) -> Result<Self> {
         if role == Role::Other {
             return Ok(Self {
                 desc: None,
                 slots: KVVec::new(),
+                size: 1,
                 next_to_use: 0,
                 next_to_clean: 0,
             });
         }
-        let desc = DescRing::new(hw)?;
-        let mut slots = KVVec::with_capacity(RING_SIZE as usize, GFP_KERNEL)?;
-        for _ in 0..RING_SIZE {
+        let desc = DescRing::new(hw, size)?;
+        let mut slots = KVVec::with_capacity(size as usize, GFP_KERNEL | __GFP_NOWARN)?;
+        for _ in 0..size {
             slots.push(TxSlot::Empty, GFP_KERNEL)?;
         }
         Ok(Self {
             desc: Some(desc),
             slots,
+            size,
             next_to_use: 0,
             next_to_clean: 0,
         })
@@ -374,8 +415,11 @@ impl<'bound> TxRing<'bound> {
 
     #[inline]
     fn unused(&self) -> u32 {
-        // One slot always stays empty so that head == tail means "empty".
-        (self.next_to_clean + RING_SIZE - self.next_to_use - 1) % RING_SIZE
+        ring_unused(self.next_to_clean, self.next_to_use, self.size)
+    }
+
+    pub(crate) fn size(&self) -> u32 {
+        self.size
     }
 
     pub(crate) fn dma_base(&self) -> u64 {
@@ -399,7 +443,9 @@ pub(crate) struct RxRing {
     /// packet info and RSS hash, then status/errors and length).
     desc: DescRing,
     /// The buffer the device owns at each descriptor, until it reports it done.
-    pages: KVec<Option<ParkedPage>>,
+    pages: KVVec<Option<ParkedPage>>,
+    /// Descriptors in the ring.
+    size: u32,
     next_to_clean: u32,
     next_to_use: u32,
     /// First part of a frame spanning several descriptors.
@@ -409,16 +455,18 @@ pub(crate) struct RxRing {
 }
 
 impl RxRing {
-    pub(crate) fn new(hw: &Hw<'_>, queue: u16) -> Result<Self> {
-        let desc = DescRing::new(hw)?;
-        let mut pages = KVec::with_capacity(RING_SIZE as usize, GFP_KERNEL)?;
-        for _ in 0..RING_SIZE {
+    /// A ring of `size` descriptors for RX queue `queue`.
+    pub(crate) fn new(hw: &Hw<'_>, queue: u16, size: u32) -> Result<Self> {
+        let desc = DescRing::new(hw, size)?;
+        let mut pages = KVVec::with_capacity(size as usize, GFP_KERNEL | __GFP_NOWARN)?;
+        for _ in 0..size {
             pages.push(None, GFP_KERNEL)?;
         }
         Ok(Self {
             queue,
             desc,
             pages,
+            size,
             next_to_clean: 0,
             next_to_use: 0,
             partial: None,
@@ -430,9 +478,13 @@ impl RxRing {
         self.desc.dma_base()
     }
 
+    pub(crate) fn size(&self) -> u32 {
+        self.size
+    }
+
     #[inline]
     fn unused(&self) -> u32 {
-        (self.next_to_clean + RING_SIZE - self.next_to_use - 1) % RING_SIZE
+        ring_unused(self.next_to_clean, self.next_to_use, self.size)
     }
 
     /// Gives the device fresh buffers for every unused descriptor and moves the tail.
@@ -457,7 +509,7 @@ impl RxRing {
             self.desc.write(i, 0, addr);
             // A zero header address and zero status: the descriptor is not done.
             self.desc.write(i, 1, 0);
-            self.next_to_use = (self.next_to_use + 1) % RING_SIZE;
+            self.next_to_use = ring_next(self.next_to_use, self.size);
             n -= 1;
         }
         if self.next_to_use != start {
@@ -529,7 +581,7 @@ impl<'bound> VectorData<'bound> {
         role: Role,
         eims: u32,
     ) -> Result<impl PinInit<VectorData<'b>, Error> + 'b> {
-        let tx = TxRing::new(&hw, role)?;
+        let tx = TxRing::new(&hw, role, DEFAULT_RING_SIZE)?;
         Ok(try_pin_init!(VectorData {
             hw,
             role,
@@ -643,7 +695,7 @@ impl<'bound> VectorData<'bound> {
                     freed[n] = Some(skb.into_skb());
                     n += 1;
                 }
-                ring.next_to_clean = (last as u32 + 1) % RING_SIZE;
+                ring.next_to_clean = ring_next(last as u32, ring.size);
             }
             unused = ring.unused();
             drop(guard);
@@ -710,7 +762,7 @@ impl<'bound> VectorData<'bound> {
             // Read the rest of the descriptor only after seeing DD.
             dma_mb(Read);
             let lo = rx.desc.read(i, 0);
-            rx.next_to_clean = (rx.next_to_clean + 1) % RING_SIZE;
+            rx.next_to_clean = ring_next(rx.next_to_clean, rx.size);
             cleaned += 1;
 
             let len = ((hi >> 32) & 0xffff) as u32;
@@ -822,7 +874,7 @@ impl<'bound> VectorData<'bound> {
         // A refill that failed with the ring nearly drained is retried by polling again: with
         // RX-only traffic no other interrupt would come to retry it. With buffers still
         // posted, the next frame's interrupt retries it.
-        if failed > 0 && RING_SIZE - 1 - rx.unused() < RX_REFILL_BATCH {
+        if failed > 0 && rx.size - 1 - rx.unused() < RX_REFILL_BATCH {
             budget
         } else {
             done
@@ -927,7 +979,7 @@ impl<'bound> VectorData<'bound> {
         let mut cmd_flags = TXD_DTYP_DATA | TXD_CMD_DEXT | TXD_CMD_IFCS;
         if context {
             write_context(desc, i, vlan, csum.as_ref(), tso.as_ref());
-            i = (i + 1) % RING_SIZE as usize;
+            i = ring_next(i as u32, ring.size) as usize;
         }
         if vlan.is_some() {
             cmd_flags |= TXD_CMD_VLE;
@@ -953,10 +1005,14 @@ impl<'bound> VectorData<'bound> {
                 desc.write(i, 0, addr);
                 desc.write(i, 1, cmd | (olinfo << 32));
                 addr += u64::from(chunk);
-                i = (i + 1) % RING_SIZE as usize;
+                i = ring_next(i as u32, ring.size) as usize;
             }
         }
-        let last = (i + RING_SIZE as usize - 1) % RING_SIZE as usize;
+        let last = if i == 0 {
+            ring.size as usize - 1
+        } else {
+            i - 1
+        };
         if last != first {
             ring.slots[first] = TxSlot::Lead { last: last as u16 };
         }
