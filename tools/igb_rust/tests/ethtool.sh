@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # What a user of C igb tunes with ethtool: interrupt coalescing (-c/-C), pause
-# frames (-a/-A, -I), the register dump (-d), RSS (-x/-X), and the queue
-# statistics of netdev netlink. Each value is read back, checked in the
+# frames (-a/-A, -I), the register dump (-d), RSS (-x/-X), ring sizes (-g/-G),
+# channels (-l/-L), and the queue statistics of netdev netlink. Each value is read back, checked in the
 # hardware register it programs (through the BAR in sysfs), survives down/up,
 # and traffic still crosses intact; bad values get their errno and change
 # nothing.
@@ -216,6 +216,71 @@ check "device qstats rx-packets equals the interface's rx_packets ($p0 / $s0)" t
 ip netns exec $NS ping -q -c 50 -i 0.01 -W 2 $DUT_IP >/dev/null
 p1=$(qs_dev rx-packets)
 check "50 pings from the peer: device rx-packets +50 or more (+$((p1 - p0)))" test $((p1 - p0)) -ge 50
+
+# --- rings: ethtool -G ----------------------------------------------------------
+ring() { ethtool -g "$DUT_IF" | awk -v k="$1:" '$1 == k { v = $2 } END { print v }'; }
+ring_max() { ethtool -g "$DUT_IF" | awk -v k="$1:" '$1 == k { print $2; exit }'; }
+rdlen() { echo $(( $(bar_read $((0xc008 + 0x40 * $1))) / 16 ))/$(( $(bar_read $((0xe008 + 0x40 * $1))) / 16 )); }
+tx_bulk() {	# 16 MB DUT -> peer, intact
+	head -c 16M /run/igbt/blob > /run/igbt/eth16
+	SRC=/run/igbt/eth16 WANT=$(sha256sum < /run/igbt/eth16) bulk tx
+}
+rings_carry() {	# rings_carry RX/TX: first and last queue use them; traffic both ways intact
+	[ "$(rdlen 0)" = "$1" ] && [ "$(rdlen $((nq - 1)))" = "$1" ] ||
+		{ echo "RDLEN/TDLEN $(rdlen 0) and $(rdlen $((nq - 1))), want $1"; return 1; }
+	traffic && tx_bulk
+}
+check "ethtool -g: 256 descriptors each way, at most 4096 ($(ring RX)/$(ring TX), max $(ring_max RX)/$(ring_max TX))" \
+	test "$(ring RX)/$(ring TX)/$(ring_max RX)/$(ring_max TX)" = 256/256/4096/4096
+carrier0=$(cat /sys/class/net/$DUT_IF/carrier_changes)
+ethtool -G "$DUT_IF" rx 512 tx 128
+check "ethtool -G rx 512 tx 128 reads back ($(ring RX)/$(ring TX))" test "$(ring RX)/$(ring TX)" = 512/128
+check "rx 512 tx 128: in RDLEN/TDLEN, pings and 16 MB each way intact" rings_carry 512/128
+check "ethtool -G kept the link (no carrier change)" \
+	test "$(cat /sys/class/net/$DUT_IF/carrier_changes)" = "$carrier0"
+ethtool -G "$DUT_IF" rx 64 tx 64
+check "rx 64 tx 64 (the smallest): in RDLEN/TDLEN, pings and 16 MB each way intact" rings_carry 64/64
+ethtool -G "$DUT_IF" rx 4096 tx 4096
+check "rx 4096 tx 4096 (the largest): in RDLEN/TDLEN, pings and 16 MB each way intact" rings_carry 4096/4096
+ethtool -G "$DUT_IF" rx 256 tx 256
+for bad in "rx 32" "tx 56" "rx 100" "tx 1001" "rx 8192" "tx 4104"; do
+	e=$(errno_of ethtool -G "$DUT_IF" $bad)
+	check "ethtool -G $bad -> EINVAL ($e)" sh -c "echo '$e' | grep -q 'Invalid argument'"
+done
+check "refused sizes changed nothing ($(ring RX)/$(ring TX), $(rdlen 0))" \
+	test "$(ring RX)/$(ring TX)/$(rdlen 0)" = 256/256/256/256
+check "dmesg names the accepted range" sh -c "dmesg | grep -q 'ring sizes are 64..4096 in steps of 8 (asked rx 32 tx 256)'"
+ip link set "$DUT_IF" down
+ethtool -G "$DUT_IF" rx 1024 tx 512
+ip link set "$DUT_IF" up
+wait_carrier "$DUT_IF" 1
+check "-G while down (rx 1024 tx 512), then up: in RDLEN/TDLEN, traffic intact" rings_carry 1024/512
+carrier0=$(cat /sys/class/net/$DUT_IF/carrier_changes)
+g_flips() {	# three round trips 128/2048 <-> 2048/128
+	local i
+	for i in 1 2 3; do
+		ethtool -G "$DUT_IF" rx 128 tx 2048 || return 1
+		sleep 0.3
+		ethtool -G "$DUT_IF" rx 2048 tx 128 || return 1
+		sleep 0.3
+	done
+}
+g_under_traffic() {	# -G back and forth while 16 MB cross each way
+	local rc=0 flip dir port=5022
+	head -c 16M /run/igbt/blob > /run/igbt/eth16
+	for dir in rx tx; do
+		g_flips &
+		flip=$!
+		SRC=/run/igbt/eth16 WANT=$(sha256sum < /run/igbt/eth16) PORT=$port bulk $dir || rc=1
+		wait $flip || { echo "an ethtool -G failed"; rc=1; }
+		port=$((port + 1))
+	done
+	return $rc
+}
+check "ethtool -G 128/2048 <-> 2048/128 six times during 16 MB each way: data intact" g_under_traffic
+check "after -G under traffic: rx 2048 tx 128, carrier unchanged" \
+	test "$(ring RX)/$(ring TX)/$(cat /sys/class/net/$DUT_IF/carrier_changes)" = "2048/128/$carrier0"
+ethtool -G "$DUT_IF" rx 256 tx 256
 
 # --- channels: ethtool -L ------------------------------------------------------
 if [ "${nq:-1}" -ge 2 ]; then

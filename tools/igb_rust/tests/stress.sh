@@ -9,11 +9,14 @@
 #                   debug kernel under TCG on a busy 2-core host; 200 would
 #                   add about 45 minutes)
 #   STRESS_MB       size of the checked transfers in MB (default 40)
+#   STRESS_ROUNDS   rounds of every reconfiguration racing each transfer
+#                   (default 3; a round took about 80 s on the debug kernel)
 #   STRESS_PARTS    which parts run (default: all of netconsole pktgen
 #                   allocfail flap pagepool cycles)
 
 STRESS_CYCLES=${STRESS_CYCLES:-20}
 STRESS_MB=${STRESS_MB:-40}
+STRESS_ROUNDS=${STRESS_ROUNDS:-3}
 progress() { echo "igb_rust stress: $*" > /dev/kmsg; }
 part() { case " ${STRESS_PARTS:-netconsole pktgen allocfail flap pagepool cycles} " in *" $1 "*) true;; *) false;; esac; }
 KSRC=$(readlink -f "$IGB_RUST_BUILD/source")
@@ -263,9 +266,68 @@ for i in range(50):
 	[ "$f1" -gt "$f0" ] && [ "$got" -ge 45 ]
 }
 
+# ethtool -G allocates the new rings before it touches the device: when that
+# fails, the interface must go on exactly as it was. /proc/self/fail-nth makes
+# the Nth page allocation of the ethtool task under igb_rust's code fail (the
+# stack filter of fail_page_alloc): the first ones hit queue 0's rings, the
+# later ones (the TX slots are vmalloc'ed page by page) the last queue's. An
+# allocation with a fallback (kvmalloc's first try) fails without harm: -G
+# then succeeds and is undone.
+ring_state() {	# sizes ethtool reports, then RDBAL/RDLEN/TDBAL/TDLEN of every queue
+	local q
+	echo -n "$(ethtool -g "$DUT_IF" | awk '$1 == "RX:" { r = $2 } $1 == "TX:" { t = $2 } END { print r "/" t }')"
+	for q in $(seq 0 $(( $(ls -d /sys/class/net/$DUT_IF/queues/rx-* | wc -l) - 1 ))); do
+		echo -n " q$q:$(bar_read $((0xc000 + 0x40 * q))),$(bar_read $((0xc008 + 0x40 * q)))"
+		echo -n ",$(bar_read $((0xe000 + 0x40 * q))),$(bar_read $((0xe008 + 0x40 * q)))"
+	done
+	echo
+}
+ring_enomem() {
+	local start size e before after c0 n rc=0 failed=0 absorbed=""
+	progress "ethtool -G, allocation failing"
+	start=$(cat /sys/module/igb_rust/sections/.text)
+	size=$(readelf -SW "$IGB_RUST_KO" | awk '{ for (i = 1; i <= NF; i++) if ($i == ".text") { print $(i + 4); exit } }')
+	[ -n "$start" ] && [ -n "$size" ] || { echo "no .text range of igb_rust"; return 1; }
+	c0=$(cat /sys/class/net/$DUT_IF/carrier_changes)
+	# Probability 0: only fail-nth injects, and only into the task that asks.
+	fpa_arm "$start" "$(printf '0x%x' $(( start + 0x$size )))" 0
+	fpa ignore-gfp-wait N
+	before=$(ring_state)
+	for n in 1 2 3 4 5 6 7 8 9 10 12 16 32 64 128 256 330 340 350 400 500 600 660 670 680 700 1000; do
+		if e=$(sh -c 'echo "$2" > /proc/self/fail-nth && exec ethtool -G "$1" rx 4096 tx 4096' \
+			sh "$DUT_IF" "$n" 2>&1); then
+			absorbed+=" $n"
+			ethtool -G "$DUT_IF" rx 256 tx 256 || { echo "undoing -G failed"; rc=1; break; }
+			before=$(ring_state)
+			continue
+		fi
+		failed=$((failed + 1))
+		echo "$e" | grep -q 'Cannot allocate memory' || { echo "allocation $n: not ENOMEM: $e"; rc=1; break; }
+		after=$(ring_state)
+		[ "$before" = "$after" ] || { echo "allocation $n failed, rings changed: $before -> $after"; rc=1; break; }
+	done
+	fpa_disarm
+	fpa ignore-gfp-wait Y
+	note "ethtool -G rx 4096 tx 4096 with its Nth allocation failing: $failed ENOMEM, rings unchanged; succeeded for N =$absorbed"
+	[ "$failed" -ge 10 ] || { echo "only $failed of the allocations failed the change"; rc=1; }
+	[ "$(cat /sys/class/net/$DUT_IF/carrier_changes)" = "$c0" ] || { echo "carrier changed"; rc=1; }
+	ip netns exec $NS ping -q -c 20 -i 0.05 -W 2 $DUT_IP > /dev/null || { echo "pings lost"; rc=1; }
+	ethtool -G "$DUT_IF" rx 4096 tx 4096 || { echo "-G without failures refused"; rc=1; }
+	return $rc
+}
+ring_big_rx() {	# the 4096-descriptor rings carry a transfer; back to 256
+	bulk rx
+	local rc=$?
+	ethtool -G "$DUT_IF" rx 256 tx 256 || rc=1
+	return $rc
+}
+
 if ! part allocfail; then
 	:
 elif [ -d $FPA ]; then
+	check "ethtool -G with each of its allocations failing in turn: ENOMEM, rings, carrier and traffic unchanged; then it succeeds" \
+		ring_enomem
+	check "rx 4096 tx 4096 after the failures: ${STRESS_MB} MB peer -> DUT intact" ring_big_rx
 	check "fail_page_alloc in the RX refill: rx_alloc_failed counts, 8 MB arrive intact" alloc_fail_rx
 	check "after the failures: 20 pings from the peer all answered" \
 		ip netns exec $NS ping -q -c 20 -i 0.05 -W 2 $DUT_IP
@@ -326,13 +388,14 @@ flap_race() {	# flap_race tx|rx
 		ss -Htn state established '( sport = :5004 or dport = :5004 )' | grep -q . && break
 		sleep 0.1
 	done
-	for i in 1 2 3; do
+	for i in $(seq 1 "$STRESS_ROUNDS"); do
 		ethtool --set-tunable "$DUT_IF" rx-copybreak 256 || err+=" copybreak"
 		ip link set "$DUT_IF" mtu 9000 || err+=" mtu9000"
 		ethtool -L "$DUT_IF" combined 1 || err+=" channels1"
 		ethtool -X "$DUT_IF" equal 1 || err+=" rxfh-equal"
 		ethtool -C "$DUT_IF" rx-usecs 50 || err+=" coalesce"
 		ethtool -A "$DUT_IF" rx off tx off || err+=" pause"
+		ethtool -G "$DUT_IF" rx 128 tx 512 || err+=" rings"
 		ip link add link "$DUT_IF" name race.7 type vlan id 7 || err+=" vlan-add"
 		ethtool -K "$DUT_IF" rxvlan off txvlan off || err+=" vlan-offloads"
 		sleep 0.5
@@ -344,6 +407,7 @@ flap_race() {	# flap_race tx|rx
 		ip link del race.7 || err+=" vlan-del"
 		ethtool -C "$DUT_IF" rx-usecs "$usecs" || err+=" coalesce"
 		ethtool -A "$DUT_IF" $pause || err+=" pause"
+		ethtool -G "$DUT_IF" rx 256 tx 256 || err+=" rings"
 		sleep 0.5
 		ethtool --set-tunable "$DUT_IF" rx-copybreak 2048 || err+=" copybreak"
 		if [ -d "$OUT/qmp" ]; then
@@ -365,11 +429,11 @@ flap_race() {	# flap_race tx|rx
 }
 if part flap; then
 	[ -d "$OUT/qmp" ] || note "no QEMU monitor relay: link flaps by ip link only"
-	what="link flaps, MTU, rx-copybreak, -L, -X, -C, -A, VLAN add/del, rxvlan/txvlan"
+	what="link flaps, MTU, rx-copybreak, -L, -X, -C, -A, -G, VLAN add/del, rxvlan/txvlan"
 	check "$what racing ${STRESS_MB} MB DUT -> peer: intact" flap_race tx
 	check "$what racing ${STRESS_MB} MB peer -> DUT: intact" flap_race rx
-	check "after the races: channels, coalescing, pause and VLAN offloads as before" \
-		test "$(ethtool -l "$DUT_IF" | awk '/^Combined:/ { v = $2 } END { print v }')/$(ethtool -k "$DUT_IF" | grep -c '^[rt]x-vlan-offload: on')" = "$(nproc | awk '{ print ($1 < 8 ? $1 : 8) }')/2"
+	check "after the races: channels, rings and VLAN offloads as before" \
+		test "$(ethtool -l "$DUT_IF" | awk '/^Combined:/ { v = $2 } END { print v }')/$(ring_state | cut -d' ' -f1)/$(ethtool -k "$DUT_IF" | grep -c '^[rt]x-vlan-offload: on')" = "$(nproc | awk '{ print ($1 < 8 ? $1 : 8) }')/256/256/2"
 fi
 
 # --- f. page_pool pages in flight return after rmmod ------------------------
