@@ -208,8 +208,9 @@ setup_pair() {
 	modprobe igb
 	[ "$(driver_of "$PEER")" = igb ] || echo "$PEER" > /sys/bus/pci/drivers/igb/bind
 	lsmod | grep -q '^igb_rust ' || insmod "$IGB_RUST_KO"
-	# Let udev give the interfaces their final names first.
-	udevadm settle -t 10 2>/dev/null
+	# Let udev give the interfaces their final names first: on the debug kernel
+	# under load, renaming took 45 s after the probe.
+	udevadm settle -t 120 2>/dev/null
 	DUT_IF=$(netdev_of "$DUT")
 	PEER_IF=$(netdev_of "$PEER")
 	[ -n "$DUT_IF" ] && [ -n "$PEER_IF" ] ||
