@@ -269,9 +269,9 @@ for i in range(50):
 # ethtool -G allocates the new rings before it touches the device: when that
 # fails, the interface must go on exactly as it was. /proc/self/fail-nth makes
 # the Nth page allocation of the ethtool task under igb_rust's code fail (the
-# stack filter of fail_page_alloc), N = 1..8. Measured: N = 1 and 3 fail the
-# change (queue 0's descriptor ring, its slot array); the others fall on an
-# allocation with a fallback (kvmalloc's first try) or past the ones the
+# stack filter of fail_page_alloc), N = 1..8. Measured: N = 1 and 3 (another
+# run: 1, 3, 5 and 7) fail the change, in queue 0's rings; the others fall on
+# an allocation with a fallback (kvmalloc's first try) or past the ones the
 # filter sees, and -G succeeds and is undone.
 ring_state() {	# sizes ethtool reports, then RDBAL/RDLEN/TDBAL/TDLEN of every queue
 	echo -n "$(ethtool -g "$DUT_IF" | awk '$1 == "RX:" { r = $2 } $1 == "TX:" { t = $2 } END { print r "/" t }')"
