@@ -606,9 +606,10 @@ impl<'bound> IgbNet<'bound> {
         Ok(())
     }
 
-    /// Stops RX and TX DMA, masks every interrupt, and with [`Teardown::Full`] resets the MAC:
-    /// afterwards no descriptor write-back or received frame can reach the rings' memory.
-    /// `ETIMEDOUT` if a queue did not report itself stopped or the reset did not complete.
+    /// Stops RX and TX DMA, masks every interrupt, and with [`Teardown::Full`] (or when a queue
+    /// does not stop) resets the MAC: afterwards no descriptor write-back or received frame can
+    /// reach the rings' memory. `ETIMEDOUT` if the reset did not complete, or with
+    /// [`Teardown::Full`] if a queue did not report itself stopped.
     fn quiesce(&self, mode: Teardown) -> Result {
         let mut r = Ok(());
         let bar = &self.hw.bar;
@@ -642,7 +643,12 @@ impl<'bound> IgbNet<'bound> {
             }
         }
         if mode == Teardown::Rings {
-            return r;
+            if r.is_ok() {
+                return r;
+            }
+            // A queue that does not stop is stopped by the MAC reset: its buffers are given
+            // back next.
+            r = Ok(());
         }
         // The reset stops whatever is left before the buffers are given back; it also clears
         // the statistics registers, so collect them first.
@@ -1157,7 +1163,8 @@ impl<'bound> ethtool::Operations for IgbNet<'bound> {
             // to the core's watchdog.
             dev.detach(rtnl);
             if let Err(e) = this.tear_down(dev, rtnl, Teardown::Rings) {
-                // The device may still write to the old rings: keep them.
+                // Not even a MAC reset stopped the device: it may still write to the old
+                // rings, keep them.
                 this.resume(dev, rtnl)?;
                 return Err(e);
             }
