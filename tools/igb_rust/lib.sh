@@ -114,12 +114,13 @@ stat_of() {	# stat_of IF rx|tx packets|bytes [NS]
 	fi
 }
 
-bar_read() {	# bar_read OFFSET: a DUT register, in decimal (through BAR0 in sysfs)
-	python3 - "/sys/bus/pci/devices/$DUT/resource0" "$1" <<'PY'
+bar_read() {	# bar_read OFFSET...: DUT registers, in decimal, one per line (through BAR0 in sysfs)
+	python3 - "/sys/bus/pci/devices/$DUT/resource0" "$@" <<'PY'
 import mmap, os, struct, sys
 fd = os.open(sys.argv[1], os.O_RDONLY | os.O_SYNC)
 m = mmap.mmap(fd, 0x20000, mmap.MAP_SHARED, mmap.PROT_READ)
-print(struct.unpack_from('<I', m, int(sys.argv[2], 0))[0])
+for off in sys.argv[2:]:
+    print(struct.unpack_from('<I', m, int(off, 0))[0])
 PY
 }
 

@@ -274,17 +274,13 @@ for i in range(50):
 # an allocation with a fallback (kvmalloc's first try) or past the ones the
 # filter sees, and -G succeeds and is undone.
 ring_state() {	# sizes ethtool reports, then RDBAL/RDLEN/TDBAL/TDLEN of every queue
+	local q offs=""
 	echo -n "$(ethtool -g "$DUT_IF" | awk '$1 == "RX:" { r = $2 } $1 == "TX:" { t = $2 } END { print r "/" t }')"
-	# One python for all registers: starting it takes seconds on the debug kernel.
-	python3 - "/sys/bus/pci/devices/$DUT/resource0" \
-		"$(ls -d /sys/class/net/$DUT_IF/queues/rx-* | wc -l)" <<'PY'
-import mmap, os, struct, sys
-fd = os.open(sys.argv[1], os.O_RDONLY | os.O_SYNC)
-m = mmap.mmap(fd, 0x20000, mmap.MAP_SHARED, mmap.PROT_READ)
-r = lambda off: struct.unpack_from('<I', m, off)[0]
-print("".join(f" q{q}:{r(0xc000 + 0x40 * q)},{r(0xc008 + 0x40 * q)},{r(0xe000 + 0x40 * q)},{r(0xe008 + 0x40 * q)}"
-              for q in range(int(sys.argv[2]))))
-PY
+	for q in $(seq 0 $(( $(ls -d /sys/class/net/$DUT_IF/queues/rx-* | wc -l) - 1 ))); do
+		offs+=" $((0xc000 + 0x40 * q)) $((0xc008 + 0x40 * q)) $((0xe000 + 0x40 * q)) $((0xe008 + 0x40 * q))"
+	done
+	# One bar_read for all registers: starting python takes seconds on the debug kernel.
+	bar_read $offs | paste -d, - - - - | awk '{ printf " q%d:%s", NR - 1, $0 } END { print "" }'
 }
 ring_enomem() {
 	local start size e before after c0 n rc=0 failed=0 absorbed=""
