@@ -20,6 +20,7 @@
 #   DEBUG_SUITE=full                   the whole suite on the debug kernel too
 #   INTX_KERNEL=debug                  the INTx boot on the debug kernel
 #                                      (default production)
+#   STRESS_CYCLES, STRESS_PARTS, ...  passed on to the guest (tools/igb_rust/tests/stress.sh)
 #   CHECK_TIMEOUT=seconds              limit of one guest suite run (default
 #                                      1800 production, 3000 debug, 6000 full debug)
 set -uo pipefail
@@ -107,7 +108,8 @@ main_kernels=$CHECK_KERNELS
 for kv in $main_kernels; do
 	# What each kernel runs: the whole suite, or (debug) the proof parts.
 	genv=(TESTS="${TESTS:-}" STRESS_CYCLES="${STRESS_CYCLES:-}" PROBE_CYCLES="${PROBE_CYCLES:-}"
-		SELFTEST_SCRIPTS="${SELFTEST_SCRIPTS:-}" STRESS_ROUNDS="${STRESS_ROUNDS:-}")
+		SELFTEST_SCRIPTS="${SELFTEST_SCRIPTS:-}" STRESS_ROUNDS="${STRESS_ROUNDS:-}"
+		STRESS_PARTS="${STRESS_PARTS:-}")
 	case $kv in
 	debug)
 		variant=debug; sfx=""; limit=3000
@@ -117,7 +119,7 @@ for kv in $main_kernels; do
 			genv=(TESTS="${TESTS:-boot probe selftests stress}"
 				STRESS_CYCLES="${STRESS_CYCLES:-5}" PROBE_CYCLES="${PROBE_CYCLES:-3}"
 				SELFTEST_SCRIPTS="${SELFTEST_SCRIPTS:-stats.py queues.py}"
-				STRESS_ROUNDS="${STRESS_ROUNDS:-1}")
+				STRESS_ROUNDS="${STRESS_ROUNDS:-1}" STRESS_PARTS="${STRESS_PARTS:-}")
 		fi;;
 	production) variant=""; sfx="-production"; limit=1800;;
 	*) die "CHECK_KERNELS: unknown kernel $kv";;
