@@ -24,7 +24,7 @@ use crate::{
     net::netdev,
     prelude::*,
 };
-use core::ptr::NonNull;
+use core::{mem::MaybeUninit, ptr::NonNull};
 
 /// An owned socket buffer.
 ///
@@ -629,7 +629,8 @@ impl SkBuff {
     /// frame; [`MAX_SEGMENTS`] always suffices): an skb of more pieces fails with `EMSGSIZE`,
     /// and the caller may [`linearize`](SkBuff::linearize) it and try again. On any failure
     /// nothing stays mapped and the skb is handed back with the error, so the caller can count
-    /// and drop it. A mapping failure is `ENOMEM`.
+    /// and drop it. A mapping failure is `ENOMEM`. A ring that keeps its frames in place
+    /// rather than moving them around uses a [`MapSlot`] instead.
     ///
     /// # Examples
     ///
@@ -664,60 +665,11 @@ impl SkBuff {
         self,
         dev: &device::Device<device::Bound>,
     ) -> core::result::Result<MappedSkb<'_, N>, (SkBuff, Error)> {
-        let head = self.data();
-        let nr_frags = self.nr_frags();
-        let pieces = usize::from(!head.is_empty()) + nr_frags as usize;
-        if pieces > N || N > MAX_SEGMENTS {
-            return Err((self, EMSGSIZE));
+        let mut segs = Segments::new(dev);
+        match segs.map(&self) {
+            Ok(()) => Ok(MappedSkb { segs, skb: self }),
+            Err(e) => Err((self, e)),
         }
-        let mut segs = Segments {
-            dev,
-            head: false,
-            n: 0,
-            seg: [Segment { addr: 0, len: 0 }; N],
-        };
-        if !head.is_empty() {
-            // SAFETY: The linear data stays valid and is not written by the CPU while the skb
-            // is owned by the `MappedSkb`, whose `segs` unmap it once before giving the skb up.
-            let map = unsafe {
-                streaming::map_single(dev, head.as_ptr(), head.len(), DataDirection::ToDevice)
-            };
-            let addr = match map {
-                Ok(addr) => addr,
-                Err(e) => return Err((self, e)),
-            };
-            // `N >= pieces >= 1`: checked above.
-            if let Some(slot) = segs.seg.first_mut() {
-                *slot = Segment {
-                    addr,
-                    len: head.len() as u32,
-                };
-                segs.head = true;
-                segs.n = 1;
-            }
-        }
-        for i in 0..nr_frags {
-            // SAFETY: `i` is below `nr_frags`; the skb is valid.
-            let len = unsafe { bindings::skb_frag_size_nth(self.as_raw(), i) };
-            if len == 0 {
-                continue;
-            }
-            // SAFETY: `i < nr_frags` of the valid skb; `dev` is bound. The fragment's page is
-            // referenced by the skb, which the `MappedSkb` keeps until `segs` unmapped it.
-            let addr = unsafe { bindings::skb_frag_dma_map_nth(dev.as_raw(), self.as_raw(), i) };
-            // SAFETY: `addr` was just returned for `dev`.
-            if unsafe { bindings::dma_mapping_error(dev.as_raw(), addr) } != 0 {
-                // `segs` unmaps what was mapped so far.
-                drop(segs);
-                return Err((self, ENOMEM));
-            }
-            // `n < pieces <= N`: checked above.
-            if let Some(slot) = segs.seg.get_mut(usize::from(segs.n)) {
-                *slot = Segment { addr, len };
-            }
-            segs.n += 1;
-        }
-        Ok(MappedSkb { segs, skb: self })
     }
 
     /// Checks that a page fragment can be added: the skb is private and has a free slot.
@@ -764,31 +716,122 @@ impl SkBuff {
 ///
 /// # Invariants
 ///
-/// `seg[..n]` are live `ToDevice` mappings on `dev`: `seg[0]` of the linear data
-/// (`dma_map_single()`) if `head`, the others of page fragments (`dma_map_page()`).
+/// `n <= N`; `seg[..n]` are initialised and are live `ToDevice` mappings on `dev`: `seg[0]` of
+/// the linear data (`dma_map_single()`) if `head`, the others of page fragments
+/// (`dma_map_page()`).
 struct Segments<'a, const N: usize> {
     dev: &'a device::Device<device::Bound>,
     head: bool,
     n: u8,
-    seg: [Segment; N],
+    seg: [MaybeUninit<Segment>; N],
+}
+
+impl<'a, const N: usize> Segments<'a, N> {
+    /// No mappings yet. Only the first `n` entries are ever written, so a frame of one piece
+    /// costs one entry, whatever `N` is.
+    #[inline]
+    fn new(dev: &'a device::Device<device::Bound>) -> Self {
+        const { assert!(N <= MAX_SEGMENTS && N <= u8::MAX as usize) };
+        // INVARIANT: `n == 0`.
+        Self {
+            dev,
+            head: false,
+            n: 0,
+            seg: [const { MaybeUninit::uninit() }; N],
+        }
+    }
+
+    /// The live mappings.
+    #[inline]
+    fn as_slice(&self) -> &[Segment] {
+        // SAFETY: `seg[..n]` are initialised (type invariant) and `MaybeUninit<Segment>` has the
+        // layout of `Segment`.
+        unsafe { core::slice::from_raw_parts(self.seg.as_ptr().cast(), usize::from(self.n)) }
+    }
+
+    /// Records a live mapping.
+    #[inline]
+    fn push(&mut self, seg: Segment) {
+        if let Some(slot) = self.seg.get_mut(usize::from(self.n)) {
+            slot.write(seg);
+            // INVARIANT: the entry just written is a live mapping (caller's mapping); `n`
+            // stays at most `N` because `get_mut` found the entry.
+            self.n += 1;
+        }
+    }
+
+    /// Maps the linear data (if any) and every non-empty fragment of `skb`, in frame order.
+    /// `EMSGSIZE` if they are more than `N`, `ENOMEM` if a mapping fails; on failure nothing
+    /// stays mapped.
+    ///
+    /// Called with no mappings held; the caller keeps `skb` alive and unchanged until these
+    /// mappings are undone, and undoes them before it gives the skb up.
+    #[inline]
+    fn map(&mut self, skb: &SkBuff) -> Result {
+        let head = skb.data();
+        let nr_frags = skb.nr_frags();
+        if usize::from(!head.is_empty()) + nr_frags as usize > N || self.n != 0 {
+            return Err(EMSGSIZE);
+        }
+        if !head.is_empty() {
+            // SAFETY: The linear data stays valid and is not written by the CPU until the
+            // caller undoes the mapping (this function's requirement); `unmap` undoes it once.
+            let addr = unsafe {
+                streaming::map_single(self.dev, head.as_ptr(), head.len(), DataDirection::ToDevice)
+            }?;
+            self.head = true;
+            self.push(Segment {
+                addr,
+                len: head.len() as u32,
+            });
+        } else {
+            self.head = false;
+        }
+        for i in 0..nr_frags {
+            // SAFETY: `i` is below `nr_frags`; the skb is valid.
+            let len = unsafe { bindings::skb_frag_size_nth(skb.as_raw(), i) };
+            if len == 0 {
+                continue;
+            }
+            // SAFETY: `i < nr_frags` of the valid skb; `dev` is bound. The fragment's page is
+            // referenced by the skb, which the caller keeps until the mapping is undone.
+            let addr =
+                unsafe { bindings::skb_frag_dma_map_nth(self.dev.as_raw(), skb.as_raw(), i) };
+            // SAFETY: `addr` was just returned for `dev`.
+            if unsafe { bindings::dma_mapping_error(self.dev.as_raw(), addr) } != 0 {
+                self.unmap();
+                return Err(ENOMEM);
+            }
+            // At most `N` pieces: checked above.
+            self.push(Segment { addr, len });
+        }
+        Ok(())
+    }
+
+    /// Undoes every mapping.
+    #[inline]
+    fn unmap(&mut self) {
+        let dev = self.dev.as_raw();
+        let dir = DataDirection::ToDevice.into();
+        for (i, s) in self.as_slice().iter().enumerate() {
+            let (addr, len) = (s.addr, s.len as usize);
+            if i == 0 && self.head {
+                // SAFETY: A live single mapping on `dev` (type invariant), forgotten below.
+                unsafe { bindings::dma_unmap_single_attrs(dev, addr, len, dir, 0) };
+            } else {
+                // SAFETY: A live page mapping on `dev` (type invariant), forgotten below.
+                unsafe { bindings::dma_unmap_page_attrs(dev, addr, len, dir, 0) };
+            }
+        }
+        // INVARIANT: no mapping is live any more.
+        self.n = 0;
+    }
 }
 
 impl<const N: usize> Drop for Segments<'_, N> {
     #[inline]
     fn drop(&mut self) {
-        let dir = DataDirection::ToDevice;
-        for (i, s) in self.seg[..usize::from(self.n)].iter().enumerate() {
-            let (addr, len) = (s.addr, s.len as usize);
-            if i == 0 && self.head {
-                // SAFETY: A live single mapping on `dev` (type invariant), dropped only once.
-                unsafe { streaming::unmap_single(self.dev, addr, len, dir) };
-            } else {
-                // SAFETY: A live page mapping on `dev` (type invariant).
-                unsafe {
-                    bindings::dma_unmap_page_attrs(self.dev.as_raw(), addr, len, dir.into(), 0)
-                };
-            }
-        }
+        self.unmap();
     }
 }
 
@@ -813,7 +856,7 @@ impl<const N: usize> MappedSkb<'_, N> {
     /// The mapped pieces in frame order; their lengths add up to the frame length.
     #[inline]
     pub fn segments(&self) -> &[Segment] {
-        &self.segs.seg[..usize::from(self.segs.n)]
+        self.segs.as_slice()
     }
 
     /// The skb, still mapped.
@@ -828,6 +871,111 @@ impl<const N: usize> MappedSkb<'_, N> {
         let MappedSkb { segs, skb } = self;
         drop(segs);
         skb
+    }
+}
+
+/// A place for one skb mapped for the device to read, filled and emptied in place: the slot
+/// of a TX ring, which keeps each frame where it was queued until the device has sent it.
+///
+/// Like [`MappedSkb`], but nothing of it moves when a frame is queued or completed (a
+/// `MappedSkb` of many pieces is a few hundred bytes, copied on every move), and only the
+/// pieces a frame has are written. An skb in the slot is mapped; taking it out unmaps it
+/// first, and so does dropping the slot.
+///
+/// # Examples
+///
+/// ```
+/// use kernel::{device, net::skb::{MapSlot, SkBuff}};
+///
+/// /// Queues `skb` in a free slot; `write` stands in for filling a descriptor.
+/// fn queue(slot: &mut MapSlot<'_, 4>, skb: SkBuff, mut write: impl FnMut(u64, u32)) -> Result {
+///     // A full slot or an skb of too many pieces comes back with the error.
+///     let segs = slot.map(skb).map_err(|(_skb, e)| e)?;
+///     for s in segs {
+///         write(s.addr, s.len);
+///     }
+///     Ok(())
+/// }
+///
+/// /// Once the device reports the frame sent: unmapped, ready to be freed.
+/// fn complete(slot: &mut MapSlot<'_, 4>) -> Option<SkBuff> {
+///     slot.take()
+/// }
+///
+/// /// A slot of a ring on `dev`: empty until a frame is queued in it.
+/// fn new_slot(dev: &device::Device<device::Bound>) -> MapSlot<'_, 4> {
+///     let mut slot = MapSlot::new(dev);
+///     assert!(slot.is_empty() && slot.segments().is_empty());
+///     assert!(complete(&mut slot).is_none());
+///     slot
+/// }
+/// ```
+///
+/// # Invariants
+///
+/// If `skb` is `Some`, `segs` maps exactly its linear data (if not empty) and its non-empty
+/// fragments, for `ToDevice`, and the skb is not changed while there; if it is `None`, `segs`
+/// holds no mapping. `segs` is dropped before `skb`.
+pub struct MapSlot<'a, const N: usize = MAX_SEGMENTS> {
+    // Declared first: dropped (unmapped) before `skb`.
+    segs: Segments<'a, N>,
+    skb: Option<SkBuff>,
+}
+
+impl<'a, const N: usize> MapSlot<'a, N> {
+    /// An empty slot for mappings on `dev`; holds up to `N` pieces ([`MAX_SEGMENTS`] at most).
+    #[inline]
+    pub fn new(dev: &'a device::Device<device::Bound>) -> Self {
+        // INVARIANT: empty, and `Segments::new` holds no mapping.
+        Self {
+            segs: Segments::new(dev),
+            skb: None,
+        }
+    }
+
+    /// Maps `skb` for the device to read and keeps it here; returns the mapped pieces in frame
+    /// order. Fails with `EBUSY` if the slot is full, `EMSGSIZE` if the skb has more than `N`
+    /// pieces and `ENOMEM` if a mapping fails; then the skb comes back and the slot is as it
+    /// was.
+    #[inline]
+    pub fn map(&mut self, skb: SkBuff) -> core::result::Result<&[Segment], (SkBuff, Error)> {
+        if self.skb.is_some() {
+            return Err((skb, EBUSY));
+        }
+        if let Err(e) = self.segs.map(&skb) {
+            return Err((skb, e));
+        }
+        // INVARIANT: `segs` now maps exactly the pieces of the skb kept here, which nothing
+        // changes until `take` or drop unmaps it.
+        self.skb = Some(skb);
+        Ok(self.segs.as_slice())
+    }
+
+    /// Unmaps the skb held here and returns it; `None` if the slot is empty.
+    #[inline]
+    pub fn take(&mut self) -> Option<SkBuff> {
+        let skb = self.skb.take()?;
+        // INVARIANT: unmapped before the skb leaves; the slot is empty again.
+        self.segs.unmap();
+        Some(skb)
+    }
+
+    /// Whether no skb is held.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.skb.is_none()
+    }
+
+    /// The pieces of the skb held here, as mapped; empty for an empty slot.
+    #[inline]
+    pub fn segments(&self) -> &[Segment] {
+        self.segs.as_slice()
+    }
+
+    /// The skb held here, still mapped.
+    #[inline]
+    pub fn skb(&self) -> Option<&SkBuff> {
+        self.skb.as_ref()
     }
 }
 

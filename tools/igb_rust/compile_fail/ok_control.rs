@@ -4,12 +4,12 @@
 //! from the rule it shows, not from the harness.
 
 use kernel::{
-    device::Core,
+    device::{self as kdevice, Bound, Core},
     net::{
         napi::{Instance, Napi, NapiContext, NoPoll, Poll, Rx, RxContext},
         netdev::{self, Config, Device, IrqDevice, Operations, Rtnl, TxRequest, Xmit, XmitQueue},
         page_pool::{Page, PagePool, ParkedPage},
-        skb::SkBuff,
+        skb::{MapSlot, SkBuff},
     },
     pci,
     prelude::*,
@@ -86,6 +86,19 @@ fn same_context(pool: &PagePool<'_>) {
 #[allow(dead_code)]
 fn handle<T: Operations>(dev: &IrqDevice<T>) -> bool {
     dev.napi(0).is_some_and(|n| n.schedule())
+}
+
+/// A ring slot lives as long as the device it maps for; the skb is changed only once out.
+#[allow(dead_code)]
+fn slot_in_ring<'a>(dev: &'a kdevice::Device<Bound>, skb: SkBuff) -> MapSlot<'a, 4> {
+    let mut slot = MapSlot::new(dev);
+    if let Err((mut skb, _)) = slot.map(skb) {
+        let _ = skb.linearize();
+    }
+    if let Some(mut skb) = slot.take() {
+        let _ = skb.linearize();
+    }
+    slot
 }
 
 /// A driver whose private data borrows from the binding registers through the adapter.
