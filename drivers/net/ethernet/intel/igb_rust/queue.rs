@@ -18,7 +18,7 @@ use kernel::{
         netdev::{self, Rtnl, TxRequest, XmitQueue},
         page_pool::{PagePool, Params, ParkedPage},
         skb::{
-            HashType, MappedSkb, RxChecksum, SkBuff, Tso, TxChecksum, VlanProto, VlanTag, L4,
+            HashType, MapSlot, RxChecksum, SkBuff, Tso, TxChecksum, VlanProto, VlanTag, L4,
             MAX_SEGMENTS,
         },
     },
@@ -63,7 +63,8 @@ fn ring_next(i: u32, size: u32) -> u32 {
 
 /// Free descriptors of a ring of `size` between `next_to_use` and `next_to_clean`; one always
 /// stays empty so that head == tail means "empty".
-#[inline]
+// Called twice per TX frame; the compiler keeps it out of line otherwise.
+#[inline(always)]
 fn ring_unused(next_to_clean: u32, next_to_use: u32, size: u32) -> u32 {
     // Both indices are below `size` (at most `MAX_RING_SIZE`): no overflow, no underflow.
     let d = next_to_clean + size - next_to_use - 1;
@@ -368,28 +369,24 @@ pub(crate) struct TxRing<'bound> {
     next_to_clean: u32,
 }
 
-/// What a TX descriptor slot holds.
-// The ring's slots are allocated once; a frame's mappings live inline in its slot so that
-// transmitting allocates nothing.
-#[expect(clippy::large_enum_variant)]
-pub(crate) enum TxSlot<'bound> {
-    /// Free, or a descriptor inside a frame (the device reports nothing for it).
-    Empty,
-    /// The first descriptor of a frame of several (context and/or several buffers), with the
-    /// index of its last descriptor, the one whose completion the device reports.
-    Lead { last: u16 },
-    /// The last descriptor of a frame, with the frame (mapped) until it completes, and the
-    /// packets and bytes it puts on the wire (several with TSO).
-    Frame {
-        skb: MappedSkb<'bound, TX_MAX_SEGS>,
-        pkts: u32,
-        bytes: u32,
-    },
+/// What a TX descriptor slot holds. A frame lives in the slot of its first descriptor
+/// (context or data) from `xmit` until the device reports its last descriptor done; the
+/// slots of its other descriptors stay empty.
+// The ring's slots are allocated once and a frame is mapped in place in its slot, so that
+// transmitting allocates and copies nothing.
+pub(crate) struct TxSlot<'bound> {
+    /// The frame, mapped, or nothing.
+    frame: MapSlot<'bound, TX_MAX_SEGS>,
+    /// Index of the frame's last descriptor, the one whose completion the device reports.
+    last: u16,
+    /// Packets and bytes the frame puts on the wire (several packets with TSO).
+    pkts: u32,
+    bytes: u32,
 }
 
 impl<'bound> TxRing<'bound> {
     /// A ring of `size` descriptors for a queue vector; none for the other vector.
-    pub(crate) fn new(hw: &Hw<'_>, role: Role, size: u32) -> Result<Self> {
+    pub(crate) fn new(hw: &Hw<'bound>, role: Role, size: u32) -> Result<Self> {
         if role == Role::Other {
             return Ok(Self {
                 desc: None,
@@ -401,8 +398,15 @@ impl<'bound> TxRing<'bound> {
         }
         let desc = DescRing::new(hw, size)?;
         let mut slots = KVVec::with_capacity(size as usize, GFP_KERNEL | __GFP_NOWARN)?;
+        let pdev: &'bound kernel::device::Device<kernel::device::Bound> = hw.pdev.as_ref();
         for _ in 0..size {
-            slots.push(TxSlot::Empty, GFP_KERNEL)?;
+            let slot = TxSlot {
+                frame: MapSlot::new(pdev),
+                last: 0,
+                pkts: 0,
+                bytes: 0,
+            };
+            slots.push(slot, GFP_KERNEL)?;
         }
         Ok(Self {
             desc: Some(desc),
@@ -413,7 +417,7 @@ impl<'bound> TxRing<'bound> {
         })
     }
 
-    #[inline]
+    #[inline(always)]
     fn unused(&self) -> u32 {
         ring_unused(self.next_to_clean, self.next_to_use, self.size)
     }
@@ -429,7 +433,7 @@ impl<'bound> TxRing<'bound> {
     /// Drops every queued skb (unmapping it) and empties the ring. Process context.
     pub(crate) fn clear(&mut self) {
         for b in self.slots.iter_mut() {
-            *b = TxSlot::Empty;
+            drop(b.frame.take());
         }
         self.next_to_use = 0;
         self.next_to_clean = 0;
@@ -671,31 +675,25 @@ impl<'bound> VectorData<'bound> {
                 return;
             };
             while n < TX_CLEAN_BATCH && ring.next_to_clean != ring.next_to_use {
-                let i = ring.next_to_clean as usize;
-                // The device reports a frame done on its last descriptor (the one with RS).
-                let last = match ring.slots[i] {
-                    TxSlot::Lead { last } => usize::from(last),
-                    _ => i,
+                // `next_to_clean` is always the first descriptor of a frame.
+                let Some(slot) = ring.slots.get_mut(ring.next_to_clean as usize) else {
+                    break;
                 };
-                if desc.read(last, 1) & TXD_STAT_DD == 0 {
+                // The device reports a frame done on its last descriptor (the one with RS).
+                let last = slot.last;
+                if desc.read(usize::from(last), 1) & TXD_STAT_DD == 0 {
                     break;
                 }
-                if last != i {
-                    ring.slots[i] = TxSlot::Empty;
-                }
-                if let TxSlot::Frame {
-                    skb,
-                    pkts: p,
-                    bytes: b,
-                } = core::mem::replace(&mut ring.slots[last], TxSlot::Empty)
-                {
-                    bytes += b;
-                    pkts += p;
-                    // Unmapped here, freed once the lock is released.
-                    freed[n] = Some(skb.into_skb());
+                // Unmapped here, freed once the lock is released.
+                if let Some(skb) = slot.frame.take() {
+                    bytes += slot.bytes;
+                    pkts += slot.pkts;
+                    if let Some(f) = freed.get_mut(n) {
+                        *f = Some(skb);
+                    }
                     n += 1;
                 }
-                ring.next_to_clean = ring_next(last as u32, ring.size);
+                ring.next_to_clean = ring_next(u32::from(last), ring.size);
             }
             unused = ring.unused();
             drop(guard);
@@ -895,10 +893,9 @@ impl<'bound> VectorData<'bound> {
         };
 
         let mut guard = self.tx.lock();
-        let ring = &mut *guard;
         // Room for the largest frame, checked before the skb is accepted: a frame sent back
         // with `Busy` is the one that came in, unchanged.
-        if ring.unused() < TX_DESC_NEEDED {
+        if guard.unused() < TX_DESC_NEEDED {
             txq.stop();
             self.stats.tx_busy.add(1, Relaxed);
             return netdev::Xmit::Busy(req);
@@ -936,25 +933,31 @@ impl<'bound> VectorData<'bound> {
         skb.tx_timestamp();
         let len = skb.len();
         let (pkts, bytes) = tso.map_or((1, len), |t| (t.segs, t.wire_bytes(len)));
-        let pdev = self.hw.pdev.as_ref();
-        let mapped = match skb.dma_map::<TX_MAX_SEGS>(pdev) {
-            Ok(m) => m,
+        let TxRing {
+            desc,
+            slots,
+            size,
+            next_to_use,
+            ..
+        } = &mut *guard;
+        let (Some(desc), Some(slot)) = (desc.as_ref(), slots.get_mut(*next_to_use as usize)) else {
+            return drop();
+        };
+        // The frame is mapped in place in the slot of its first descriptor.
+        let segs = match slot.frame.map(skb) {
+            Ok(segs) => segs,
             Err((mut skb, e)) if e == EMSGSIZE => {
                 self.stats.tx_linearized.add(1, Relaxed);
                 if skb.linearize().is_err() {
                     return drop();
                 }
-                match skb.dma_map(pdev) {
-                    Ok(m) => m,
+                match slot.frame.map(skb) {
+                    Ok(segs) => segs,
                     Err(_) => return drop(),
                 }
             }
             Err(_) => return drop(),
         };
-        let Some(desc) = ring.desc.as_ref() else {
-            return drop();
-        };
-        let segs = mapped.segments();
         // One data descriptor per 32 KiB of every piece, plus the context descriptor.
         let context = csum.is_some() || vlan.is_some();
         let mut descs = segs.len() as u32 + u32::from(context);
@@ -964,6 +967,8 @@ impl<'bound> VectorData<'bound> {
             }
         }
         if segs.is_empty() || descs > TX_DESC_NEEDED {
+            // Unmapped and freed.
+            let _ = slot.frame.take();
             return drop();
         }
         if segs.len() > 1 {
@@ -972,14 +977,14 @@ impl<'bound> VectorData<'bound> {
         if tso.is_some() {
             self.stats.tx_tso_packets.add(1, Relaxed);
         }
-        let first = ring.next_to_use as usize;
-        let mut i = first;
+        let size = *size;
+        let mut i = *next_to_use as usize;
         let payload = len - tso.map_or(0, |t| t.hdr_len);
         let mut olinfo = u64::from(payload) << TXD_PAYLEN_SHIFT;
         let mut cmd_flags = TXD_DTYP_DATA | TXD_CMD_DEXT | TXD_CMD_IFCS;
         if context {
             write_context(desc, i, vlan, csum.as_ref(), tso.as_ref());
-            i = ring_next(i as u32, ring.size) as usize;
+            i = ring_next(i as u32, size) as usize;
         }
         if vlan.is_some() {
             cmd_flags |= TXD_CMD_VLE;
@@ -1005,26 +1010,17 @@ impl<'bound> VectorData<'bound> {
                 desc.write(i, 0, addr);
                 desc.write(i, 1, cmd | (olinfo << 32));
                 addr += u64::from(chunk);
-                i = ring_next(i as u32, ring.size) as usize;
+                i = ring_next(i as u32, size) as usize;
             }
         }
-        let last = if i == 0 {
-            ring.size as usize - 1
-        } else {
-            i - 1
-        };
-        if last != first {
-            ring.slots[first] = TxSlot::Lead { last: last as u16 };
-        }
-        ring.slots[last] = TxSlot::Frame {
-            skb: mapped,
-            pkts,
-            bytes,
-        };
-        ring.next_to_use = i as u32;
+        let last = if i == 0 { size - 1 } else { i as u32 - 1 };
+        slot.last = last as u16;
+        slot.pkts = pkts;
+        slot.bytes = bytes;
+        guard.next_to_use = i as u32;
         xq.sent(bytes);
         // Room for the largest next frame, or stop until completions.
-        if ring.unused() < TX_DESC_NEEDED {
+        if guard.unused() < TX_DESC_NEEDED {
             txq.stop();
         }
         // Ring the doorbell unless more frames follow right away; also when the stack or byte
@@ -1032,7 +1028,7 @@ impl<'bound> VectorData<'bound> {
         if !xq.more() || txq.xmit_stopped() {
             // Descriptors must be visible before the doorbell.
             dma_mb(Write);
-            crate::hw::write_tail(&self.hw.bar, TailReg::Tx, q, ring.next_to_use);
+            crate::hw::write_tail(&self.hw.bar, TailReg::Tx, q, guard.next_to_use);
         }
         netdev::Xmit::Ok
     }
