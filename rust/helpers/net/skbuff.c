@@ -89,6 +89,11 @@ __rust_helper dma_addr_t rust_helper_skb_frag_dma_map_nth(struct device *dev,
 	return skb_frag_dma_map(dev, frag, 0, skb_frag_size(frag), DMA_TO_DEVICE);
 }
 
+__rust_helper bool rust_helper_skb_has_frag_list(const struct sk_buff *skb)
+{
+	return skb_has_frag_list(skb);
+}
+
 __rust_helper bool rust_helper_skb_is_gso(const struct sk_buff *skb)
 {
 	return skb_is_gso(skb);

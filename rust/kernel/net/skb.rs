@@ -626,8 +626,9 @@ impl SkBuff {
     ///
     /// The returned [`MappedSkb`] lists the pieces in frame order and unmaps all of them before
     /// the skb can be freed or taken back. It stores up to `N` pieces inline (no allocation per
-    /// frame; [`MAX_SEGMENTS`] always suffices): an skb of more pieces fails with `EMSGSIZE`,
-    /// and the caller may [`linearize`](SkBuff::linearize) it and try again. On any failure
+    /// frame; [`MAX_SEGMENTS`] always suffices, a larger `N` does not build): an skb of more
+    /// pieces, or with a fragment list, fails with `EMSGSIZE`, and the caller may
+    /// [`linearize`](SkBuff::linearize) it and try again. On any failure
     /// nothing stays mapped and the skb is handed back with the error, so the caller can count
     /// and drop it. A mapping failure is `ENOMEM`. A ring that keeps its frames in place
     /// rather than moving them around uses a [`MapSlot`] instead.
@@ -666,7 +667,9 @@ impl SkBuff {
         dev: &device::Device<device::Bound>,
     ) -> core::result::Result<MappedSkb<'_, N>, (SkBuff, Error)> {
         let mut segs = Segments::new(dev);
-        match segs.map(&self) {
+        // SAFETY: `segs` is new. On success both go into a `MappedSkb`, which keeps the skb
+        // unchanged and drops `segs` (unmaps) before the skb (its invariant).
+        match unsafe { segs.map(&self) } {
             Ok(()) => Ok(MappedSkb { segs, skb: self }),
             Err(e) => Err((self, e)),
         }
@@ -716,9 +719,9 @@ impl SkBuff {
 ///
 /// # Invariants
 ///
-/// `n <= N`; `seg[..n]` are initialised and are live `ToDevice` mappings on `dev`: `seg[0]` of
-/// the linear data (`dma_map_single()`) if `head`, the others of page fragments
-/// (`dma_map_page()`).
+/// `n <= N`; each of `seg[..n]` is initialised and is a live `ToDevice` mapping on `dev` of
+/// `seg[i].len` bytes at `seg[i].addr`: `seg[0]` of the linear data (`dma_map_single()`) if
+/// `head`, the others of page fragments (`dma_map_page()`).
 struct Segments<'a, const N: usize> {
     dev: &'a device::Device<device::Bound>,
     head: bool,
@@ -728,7 +731,7 @@ struct Segments<'a, const N: usize> {
 
 impl<'a, const N: usize> Segments<'a, N> {
     /// No mappings yet. Only the first `n` entries are ever written, so a frame of one piece
-    /// costs one entry, whatever `N` is.
+    /// costs one entry, whatever `N` is. `N` above [`MAX_SEGMENTS`] does not build.
     #[inline]
     fn new(dev: &'a device::Device<device::Bound>) -> Self {
         const { assert!(N <= MAX_SEGMENTS && N <= u8::MAX as usize) };
@@ -749,44 +752,37 @@ impl<'a, const N: usize> Segments<'a, N> {
         unsafe { core::slice::from_raw_parts(self.seg.as_ptr().cast(), usize::from(self.n)) }
     }
 
-    /// Records a live mapping.
-    #[inline]
-    fn push(&mut self, seg: Segment) {
-        if let Some(slot) = self.seg.get_mut(usize::from(self.n)) {
-            slot.write(seg);
-            // INVARIANT: the entry just written is a live mapping (caller's mapping); `n`
-            // stays at most `N` because `get_mut` found the entry.
-            self.n += 1;
-        }
-    }
-
     /// Maps the linear data (if any) and every non-empty fragment of `skb`, in frame order.
-    /// `EMSGSIZE` if they are more than `N`, `ENOMEM` if a mapping fails; on failure nothing
-    /// stays mapped.
+    /// `EMSGSIZE` if the linear part and the fragments are more than `N` or the skb has a
+    /// fragment list (which a linearize folds in), `ENOMEM` if a mapping fails; on failure
+    /// nothing stays mapped.
     ///
-    /// Called with no mappings held; the caller keeps `skb` alive and unchanged until these
-    /// mappings are undone, and undoes them before it gives the skb up.
+    /// # Safety
+    ///
+    /// No mapping may be held (`n == 0`). On success, `skb` must stay alive and unchanged until
+    /// these mappings are undone ([`Segments::unmap`] or drop), and must not be given up
+    /// before.
     #[inline]
-    fn map(&mut self, skb: &SkBuff) -> Result {
+    unsafe fn map(&mut self, skb: &SkBuff) -> Result {
         let head = skb.data();
         let nr_frags = skb.nr_frags();
-        if usize::from(!head.is_empty()) + nr_frags as usize > N || self.n != 0 {
+        // SAFETY: `skb` is valid; reads `skb_shinfo(skb)->frag_list`.
+        let frag_list = unsafe { bindings::skb_has_frag_list(skb.as_raw()) };
+        if usize::from(!head.is_empty()) + nr_frags as usize > N || frag_list {
             return Err(EMSGSIZE);
         }
-        if !head.is_empty() {
-            // SAFETY: The linear data stays valid and is not written by the CPU until the
-            // caller undoes the mapping (this function's requirement); `unmap` undoes it once.
+        self.head = !head.is_empty();
+        if self.head {
+            // SAFETY: The linear data stays valid and unwritten until the mapping is undone
+            // (this function's safety requirement), which `unmap` does once, with
+            // `unmap_single`.
             let addr = unsafe {
                 streaming::map_single(self.dev, head.as_ptr(), head.len(), DataDirection::ToDevice)
             }?;
-            self.head = true;
-            self.push(Segment {
-                addr,
-                len: head.len() as u32,
-            });
-        } else {
-            self.head = false;
+            // SAFETY: `n == 0 < N` (safety requirement; `N >= 1` since the skb has a piece).
+            unsafe { self.push(addr, head.len() as u32) };
         }
+        let dev = self.dev.as_raw();
         for i in 0..nr_frags {
             // SAFETY: `i` is below `nr_frags`; the skb is valid.
             let len = unsafe { bindings::skb_frag_size_nth(skb.as_raw(), i) };
@@ -794,33 +790,51 @@ impl<'a, const N: usize> Segments<'a, N> {
                 continue;
             }
             // SAFETY: `i < nr_frags` of the valid skb; `dev` is bound. The fragment's page is
-            // referenced by the skb, which the caller keeps until the mapping is undone.
-            let addr =
-                unsafe { bindings::skb_frag_dma_map_nth(self.dev.as_raw(), skb.as_raw(), i) };
+            // referenced by the skb, which stays alive until the mapping is undone (safety
+            // requirement).
+            let addr = unsafe { bindings::skb_frag_dma_map_nth(dev, skb.as_raw(), i) };
             // SAFETY: `addr` was just returned for `dev`.
-            if unsafe { bindings::dma_mapping_error(self.dev.as_raw(), addr) } != 0 {
+            if unsafe { bindings::dma_mapping_error(dev, addr) } != 0 {
                 self.unmap();
                 return Err(ENOMEM);
             }
-            // At most `N` pieces: checked above.
-            self.push(Segment { addr, len });
+            // SAFETY: a live page mapping of `len` bytes, and `n <` the number of pieces
+            // `<= N`: checked above, with `n == 0` on entry.
+            unsafe { self.push(addr, len) };
         }
         Ok(())
+    }
+
+    /// Records a live mapping.
+    ///
+    /// # Safety
+    ///
+    /// `n < N`, and `addr` is a live `ToDevice` mapping of `len` bytes on `dev`: of the linear
+    /// data if it is the first entry and `head` is set, of a page fragment otherwise.
+    #[inline]
+    unsafe fn push(&mut self, addr: DmaAddress, len: u32) {
+        // SAFETY: `n < N` (safety requirement).
+        unsafe { self.seg.get_unchecked_mut(usize::from(self.n)) }.write(Segment { addr, len });
+        // INVARIANT: the entry just written is a live mapping of that kind (safety
+        // requirement), and `n` stays at most `N`.
+        self.n += 1;
     }
 
     /// Undoes every mapping.
     #[inline]
     fn unmap(&mut self) {
         let dev = self.dev.as_raw();
-        let dir = DataDirection::ToDevice.into();
+        let dir = DataDirection::ToDevice;
         for (i, s) in self.as_slice().iter().enumerate() {
             let (addr, len) = (s.addr, s.len as usize);
             if i == 0 && self.head {
-                // SAFETY: A live single mapping on `dev` (type invariant), forgotten below.
-                unsafe { bindings::dma_unmap_single_attrs(dev, addr, len, dir, 0) };
+                // SAFETY: A live `map_single` mapping of `len` bytes on `dev` (type invariant),
+                // forgotten below.
+                unsafe { streaming::unmap_single(self.dev, addr, len, dir) };
             } else {
-                // SAFETY: A live page mapping on `dev` (type invariant), forgotten below.
-                unsafe { bindings::dma_unmap_page_attrs(dev, addr, len, dir, 0) };
+                // SAFETY: A live page mapping of `len` bytes on `dev` (type invariant),
+                // forgotten below.
+                unsafe { bindings::dma_unmap_page_attrs(dev, addr, len, dir.into(), 0) };
             }
         }
         // INVARIANT: no mapping is live any more.
@@ -923,7 +937,8 @@ pub struct MapSlot<'a, const N: usize = MAX_SEGMENTS> {
 }
 
 impl<'a, const N: usize> MapSlot<'a, N> {
-    /// An empty slot for mappings on `dev`; holds up to `N` pieces ([`MAX_SEGMENTS`] at most).
+    /// An empty slot for mappings on `dev`; holds up to `N` pieces (`N` above [`MAX_SEGMENTS`]
+    /// does not build).
     #[inline]
     pub fn new(dev: &'a device::Device<device::Bound>) -> Self {
         // INVARIANT: empty, and `Segments::new` holds no mapping.
@@ -934,15 +949,18 @@ impl<'a, const N: usize> MapSlot<'a, N> {
     }
 
     /// Maps `skb` for the device to read and keeps it here; returns the mapped pieces in frame
-    /// order. Fails with `EBUSY` if the slot is full, `EMSGSIZE` if the skb has more than `N`
-    /// pieces and `ENOMEM` if a mapping fails; then the skb comes back and the slot is as it
+    /// order. Fails with `EBUSY` if the slot is full, `EMSGSIZE` if the linear part and the
+    /// fragments are more than `N` or the skb has a fragment list ([`SkBuff::linearize`] fixes
+    /// both), and `ENOMEM` if a mapping fails; then the skb comes back and the slot is as it
     /// was.
     #[inline]
     pub fn map(&mut self, skb: SkBuff) -> core::result::Result<&[Segment], (SkBuff, Error)> {
         if self.skb.is_some() {
             return Err((skb, EBUSY));
         }
-        if let Err(e) = self.segs.map(&skb) {
+        // SAFETY: An empty slot holds no mapping (type invariant). On success the skb is kept
+        // here, unchanged, until `take` or drop has unmapped it.
+        if let Err(e) = unsafe { self.segs.map(&skb) } {
             return Err((skb, e));
         }
         // INVARIANT: `segs` now maps exactly the pieces of the skb kept here, which nothing
@@ -954,10 +972,12 @@ impl<'a, const N: usize> MapSlot<'a, N> {
     /// Unmaps the skb held here and returns it; `None` if the slot is empty.
     #[inline]
     pub fn take(&mut self) -> Option<SkBuff> {
-        let skb = self.skb.take()?;
-        // INVARIANT: unmapped before the skb leaves; the slot is empty again.
+        if self.skb.is_none() {
+            return None;
+        }
         self.segs.unmap();
-        Some(skb)
+        // INVARIANT: unmapped before the skb leaves; the slot is empty again.
+        self.skb.take()
     }
 
     /// Whether no skb is held.

@@ -45,7 +45,7 @@ pub(crate) const MIN_RING_SIZE: u32 = 64;
 pub(crate) const MAX_RING_SIZE: u32 = 4096;
 /// Ring sizes are multiples of this: RDLEN/TDLEN count 128-byte units.
 pub(crate) const RING_ALIGN: u32 = 8;
-// A frame's last descriptor is kept as a `u16` (`TxSlot::Lead`), and RDLEN/TDLEN have 20 bits.
+// A frame's last descriptor is kept as a `u16` (`TxSlot::last`), and RDLEN/TDLEN have 20 bits.
 const _: () = assert!(MAX_RING_SIZE <= u16::MAX as u32 + 1 && MAX_RING_SIZE * 16 < 1 << 20);
 /// Pages a queue's page pool keeps for recycling (the size of its ring of returned pages).
 /// Fixed for the pool's life: rings larger than this take the rest from the page allocator.
@@ -359,6 +359,11 @@ pub(crate) struct VectorData<'bound> {
 const NOT_PENDING: u64 = u64::MAX;
 
 /// A TX descriptor ring.
+///
+/// Invariants (kept by `xmit`, `clean_tx` and `clear`, which are all that change it):
+/// `next_to_clean` is the first descriptor of the oldest frame in flight, or `next_to_use` if
+/// none is; each frame in flight has its skb in the slot of its first descriptor, with `last`
+/// naming its last descriptor, inside the range in flight; every other slot is empty.
 pub(crate) struct TxRing<'bound> {
     /// Per descriptor: buffer address, then command/length and status.
     desc: Option<DescRing>,
@@ -679,6 +684,11 @@ impl<'bound> VectorData<'bound> {
                 let Some(slot) = ring.slots.get_mut(ring.next_to_clean as usize) else {
                     break;
                 };
+                // Not a frame: the ring's invariant is broken. Stop rather than follow a stale
+                // `last`; the watchdog sees the ring hang and resets it.
+                if slot.frame.is_empty() {
+                    break;
+                }
                 // The device reports a frame done on its last descriptor (the one with RS).
                 let last = slot.last;
                 if desc.read(usize::from(last), 1) & TXD_STAT_DD == 0 {
