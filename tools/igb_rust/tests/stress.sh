@@ -518,18 +518,18 @@ cycles_under_traffic() {
 			[ "$(cat /sys/bus/pci/devices/$DUT/net/*/carrier 2>/dev/null)" = 1 ] && break
 			sleep 0.1
 		done
-		dev=$(netdev_of "$DUT")
-		[ "$(cat /sys/class/net/$dev/carrier 2>/dev/null)" = 1 ] ||
-			{ echo "cycle $i: no carrier on $dev after 30 s"; break; }
+		[ "$(cat /sys/bus/pci/devices/$DUT/net/*/carrier 2>/dev/null)" = 1 ] ||
+			{ echo "cycle $i: no carrier on $(netdev_of "$DUT") after 30 s"; break; }
 		# Frames of the flood arrive: the peer's static ARP entry sends
 		# them to the DUT's MAC, although the DUT holds no address here.
+		# Read by the PCI device: udev may rename the interface meanwhile.
 		rx=0
 		for _ in $(seq 1 50); do
-			rx=$(cat /sys/class/net/$dev/statistics/rx_packets)
-			[ "$rx" -gt 0 ] && break
+			rx=$(cat /sys/bus/pci/devices/$DUT/net/*/statistics/rx_packets 2>/dev/null)
+			[ "${rx:-0}" -gt 0 ] && break
 			sleep 0.1
 		done
-		[ "$rx" -gt 0 ] || { echo "cycle $i: no frames received"; break; }
+		[ "${rx:-0}" -gt 0 ] || { echo "cycle $i: no frames received"; break; }
 		rmmod igb_rust || { echo "cycle $i: rmmod"; break; }
 		[ "$(driver_of "$DUT")" = none ] || { echo "cycle $i: still bound"; break; }
 		done_n=$i
