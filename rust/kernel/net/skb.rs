@@ -621,60 +621,6 @@ pub struct Segment {
 }
 
 impl SkBuff {
-    /// Maps the skb for the device to read: the linear data (if any) and every page fragment
-    /// (the `dma_map_single()` and `skb_frag_dma_map()` pair of a TX path).
-    ///
-    /// The returned [`MappedSkb`] lists the pieces in frame order and unmaps all of them before
-    /// the skb can be freed or taken back. It stores up to `N` pieces inline (no allocation per
-    /// frame; [`MAX_SEGMENTS`] always suffices, a larger `N` does not build): an skb of more
-    /// pieces, or with a fragment list, fails with `EMSGSIZE`, and the caller may
-    /// [`linearize`](SkBuff::linearize) it and try again. On any failure
-    /// nothing stays mapped and the skb is handed back with the error, so the caller can count
-    /// and drop it. A mapping failure is `ENOMEM`. A ring that keeps its frames in place
-    /// rather than moving them around uses a [`MapSlot`] instead.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use kernel::{device, net::skb::{MappedSkb, SkBuff}};
-    ///
-    /// /// Fills one TX descriptor per piece; `write` stands in for the device's format.
-    /// fn queue<'a>(
-    ///     dev: &'a device::Device<device::Bound>,
-    ///     skb: SkBuff,
-    ///     mut write: impl FnMut(u64, u32, bool),
-    /// ) -> Option<MappedSkb<'a, 4>> {
-    ///     // At most 4 pieces; more is rare and costs one copy.
-    ///     let mapped = match skb.dma_map::<4>(dev) {
-    ///         Ok(m) => m,
-    ///         Err((mut skb, e)) if e == EMSGSIZE => {
-    ///             skb.linearize().ok()?;
-    ///             skb.dma_map(dev).ok()?
-    ///         }
-    ///         Err(_) => return None,
-    ///     };
-    ///     let n = mapped.segments().len();
-    ///     for (i, seg) in mapped.segments().iter().enumerate() {
-    ///         write(seg.addr, seg.len, i + 1 == n);
-    ///     }
-    ///     // Kept until the device reports completion; dropping it unmaps, then frees.
-    ///     Some(mapped)
-    /// }
-    /// ```
-    #[inline]
-    pub fn dma_map<const N: usize>(
-        self,
-        dev: &device::Device<device::Bound>,
-    ) -> core::result::Result<MappedSkb<'_, N>, (SkBuff, Error)> {
-        let mut segs = Segments::new(dev);
-        // SAFETY: `segs` is new. On success both go into a `MappedSkb`, which keeps the skb
-        // unchanged and drops `segs` (unmaps) before the skb (its invariant).
-        match unsafe { segs.map(&self) } {
-            Ok(()) => Ok(MappedSkb { segs, skb: self }),
-            Err(e) => Err((self, e)),
-        }
-    }
-
     /// Checks that a page fragment can be added: the skb is private and has a free slot.
     #[inline]
     pub(crate) fn check_add_frag(&self) -> Result {
@@ -849,52 +795,15 @@ impl<const N: usize> Drop for Segments<'_, N> {
     }
 }
 
-/// An skb whose linear data and fragments are mapped for the device (see
-/// [`SkBuff::dma_map`]).
-///
-/// The mappings are always undone before the skb is freed or handed back, and the skb cannot
-/// be reached mutably while mapped. Holding no device reference of its own, it lives at most as
-/// long as the bound device it was mapped for.
-///
-/// # Invariants
-///
-/// `segs` maps exactly the linear data (if not empty) and the non-empty fragments of `skb`,
-/// for `ToDevice`, and `skb` is not changed while mapped; `segs` is dropped before `skb`.
-pub struct MappedSkb<'a, const N: usize = MAX_SEGMENTS> {
-    // Declared first: dropped (unmapped) before `skb`.
-    segs: Segments<'a, N>,
-    skb: SkBuff,
-}
-
-impl<const N: usize> MappedSkb<'_, N> {
-    /// The mapped pieces in frame order; their lengths add up to the frame length.
-    #[inline]
-    pub fn segments(&self) -> &[Segment] {
-        self.segs.as_slice()
-    }
-
-    /// The skb, still mapped.
-    #[inline]
-    pub fn skb(&self) -> &SkBuff {
-        &self.skb
-    }
-
-    /// Unmaps everything and returns the skb.
-    #[inline]
-    pub fn into_skb(self) -> SkBuff {
-        let MappedSkb { segs, skb } = self;
-        drop(segs);
-        skb
-    }
-}
-
 /// A place for one skb mapped for the device to read, filled and emptied in place: the slot
 /// of a TX ring, which keeps each frame where it was queued until the device has sent it.
 ///
-/// Like [`MappedSkb`], but nothing of it moves when a frame is queued or completed (a
-/// `MappedSkb` of many pieces is a few hundred bytes, copied on every move), and only the
-/// pieces a frame has are written. An skb in the slot is mapped; taking it out unmaps it
-/// first, and so does dropping the slot.
+/// It maps the linear data (`dma_map_single()`) and every page fragment (`skb_frag_dma_map()`)
+/// and lists the pieces as [`Segment`]s in frame order. Nothing of it moves when a frame is
+/// queued or completed (the segment list of an skb of many pieces is a few hundred bytes), and
+/// only the pieces a frame has are written. An skb in the slot is mapped; taking it out unmaps
+/// it first, and so does dropping the slot. The slot borrows the bound device, so it cannot
+/// outlive the binding.
 ///
 /// # Examples
 ///
