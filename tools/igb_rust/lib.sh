@@ -124,6 +124,30 @@ for off in sys.argv[2:]:
 PY
 }
 
+bar_write() {	# bar_write OFFSET VALUE: write a DUT register (through BAR0 in sysfs)
+	python3 - "/sys/bus/pci/devices/$DUT/resource0" "$1" "$2" <<'PY'
+import mmap, os, struct, sys
+fd = os.open(sys.argv[1], os.O_RDWR | os.O_SYNC)
+m = mmap.mmap(fd, 0x20000, mmap.MAP_SHARED, mmap.PROT_READ | mmap.PROT_WRITE)
+struct.pack_into('<I', m, int(sys.argv[2], 0), int(sys.argv[3], 0))
+PY
+}
+
+phy_read() {	# phy_read REG: a register of the DUT's PHY, through MDIC (only while the driver is idle)
+	python3 - "/sys/bus/pci/devices/$DUT/resource0" "$1" <<'PY'
+import mmap, os, struct, sys, time
+fd = os.open(sys.argv[1], os.O_RDWR | os.O_SYNC)
+m = mmap.mmap(fd, 0x20000, mmap.MAP_SHARED, mmap.PROT_READ | mmap.PROT_WRITE)
+struct.pack_into('<I', m, 0x20, (1 << 27) | (1 << 21) | (int(sys.argv[2], 0) << 16))
+for _ in range(1000):
+    v = struct.unpack_from('<I', m, 0x20)[0]
+    if v & (1 << 28):
+        sys.exit(print(v & 0xffff) if not v & (1 << 30) else "MDIC error")
+    time.sleep(0.001)
+sys.exit("MDIC timeout")
+PY
+}
+
 wait_listen() {	# wait_listen PORT [NS]: until a TCP socket listens on PORT (30 s)
 	local i
 	for i in $(seq 1 300); do

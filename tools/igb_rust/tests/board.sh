@@ -2,9 +2,10 @@
 # What a board user hits first and QEMU can show: the port's own MAC address,
 # TSO over an 802.1Q device, full-size frames behind two VLAN tags, sendfile
 # frames sent without a copy, a queue that never stalls under byte queue
-# limits and bursts, `ethtool -K rx off` honoured, hardware counters, and
-# a stalled TX ring recovered by the watchdog. (A pm_test suspend cycle
-# hangs the virtme guest after resume, so system sleep is not tested here.)
+# limits and bursts, `ethtool -K rx off` honoured, hardware counters, the
+# PHY powered down while down and shared with the firmware, and a stalled TX
+# ring recovered by the watchdog. (A pm_test suspend cycle hangs the virtme
+# guest after resume, so system sleep is not tested here.)
 
 setup_pair v4only
 mountpoint -q /run/igbt || { mkdir -p /run/igbt && mount -t tmpfs -o size=200m tmpfs /run/igbt; }
@@ -262,6 +263,40 @@ hw_counters() {
 	[ $((m1 - m0)) -ge 20 ] && [ $((l1 - l0)) -ge 20 ] && [ $((g1 - g0)) -ge 40 ]
 }
 check "hardware counters: 20 multicast and 20 undersized frames show in ip -s link, good frames in ethtool -S" hw_counters
+
+# --- the PHY: powered down while the interface is down, shared with firmware --
+# BMCR bit 11 (power down) read through MDIC while the driver leaves the PHY
+# alone. QEMU's PHY keeps the link regardless, so this checks the register.
+bmcr_pdown() { local b; b=$(phy_read 0) || return 2; echo $(( (b >> 11) & 1 )); }
+phy_power() {
+	local down up
+	ip link set "$DUT_IF" down
+	down=$(bmcr_pdown)
+	ip link set "$DUT_IF" up
+	wait_carrier "$DUT_IF" 1 || { echo "no carrier after ifup"; return 1; }
+	up=$(bmcr_pdown)
+	note "BMCR power-down bit: $down while down, $up while up"
+	[ "$down/$up" = 1/0 ] && ping -c 3 -i 0.2 -W 2 $PEER_IP >/dev/null
+}
+check "PHY powered down by ifdown, powered up by ifup (BMCR.PDOWN 1, then 0), pings" phy_power
+# The firmware's bit for this port's PHY in SW_FW_SYNC (bit 17 + port, ports 2
+# and 3 at 21 and 22): the driver waits a second for it, then gives up.
+fw_holds_phy() {
+	local lan out rc=0
+	lan=$(( ($(bar_read 0x8) >> 2) & 3 ))
+	ip link set "$DUT_IF" down
+	bar_write 0x5b5c $(( 1 << (lan < 2 ? 17 + lan : 19 + lan) ))
+	out=$(ip link set "$DUT_IF" up 2>&1) && { echo "ifup succeeded with the PHY held"; rc=1; }
+	echo "$out" | grep -q "Device or resource busy" || { echo "ifup: $out"; rc=1; }
+	dmesg | tail -5 | grep -Eq "cannot power the PHY up: (EBUSY|Error\(16\))" || { echo "no dmesg error"; rc=1; }
+	[ "$(cat /sys/class/net/$DUT_IF/operstate)" = down ] || { echo "operstate $(cat /sys/class/net/$DUT_IF/operstate)"; rc=1; }
+	bar_write 0x5b5c 0
+	ip link set "$DUT_IF" up && wait_carrier "$DUT_IF" 1 &&
+		ping -c 3 -i 0.2 -W 2 $PEER_IP >/dev/null || { echo "no traffic once released"; rc=1; }
+	[ $(( $(bar_read 0x5b5c) & 0xffff )) = 0 ] || { echo "SW_FW_SYNC software bits left set"; rc=1; }
+	return $rc
+}
+check "firmware holding the PHY (SW_FW_SYNC): ifup fails with EBUSY and a dmesg error, works once released" fw_holds_phy
 
 # --- a stalled TX ring: the watchdog recovers --------------------------------
 # Clearing TCTL.EN behind the driver's back (through the BAR in sysfs) stops

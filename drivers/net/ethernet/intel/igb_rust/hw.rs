@@ -110,8 +110,100 @@ pub(crate) fn set_driver_loaded(bar: &Bar0<'_>, loaded: bool) {
     bar.update(regs::CTRL_EXT, |c| c.with_drv_load(loaded));
 }
 
+/// How often [`SwFwLock::acquire`] tries for a resource held by someone else, and how long it
+/// waits between tries: one second in all, as long as the firmware may hold it.
+const SWFW_TRIES: u32 = 200;
+const SWFW_RETRY: Delta = Delta::from_millis(5);
+
+/// A resource the ports' drivers share with the manageability firmware.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Shared {
+    /// The NVM (EERD).
+    Nvm,
+    /// This port's PHY (MDIC).
+    Phy,
+}
+
+/// Takes the hardware semaphore that guards `SW_FW_SYNC`.
+fn swsm_acquire(bar: &Bar0<'_>) -> Result {
+    // The read that finds SMBI clear sets it: that read is the acquisition.
+    read_poll_timeout(
+        || Ok(bar.read(regs::SWSM)),
+        |s| !s.smbi(),
+        Delta::from_micros(50),
+        Delta::from_millis(100),
+    )?;
+    // Then the software/firmware half: set, and owned if it reads back set.
+    bar.update(regs::SWSM, |s| s.with_swesmbi(true));
+    if !bar.read(regs::SWSM).swesmbi() {
+        swsm_release(bar);
+        return Err(EBUSY);
+    }
+    Ok(())
+}
+
+/// Gives the `SW_FW_SYNC` semaphore back.
+fn swsm_release(bar: &Bar0<'_>) {
+    bar.update(regs::SWSM, |s| s.with_smbi(false).with_swesmbi(false));
+}
+
+/// Ownership of one [`Shared`] resource, released on drop (the hardware's `SW_FW_SYNC`
+/// protocol: the firmware and the other ports' drivers keep off it meanwhile).
+///
+/// # Invariants
+///
+/// `mask` is set in `SW_FW_SYNC` of `bar`'s device, by this owner.
+pub(crate) struct SwFwLock<'a, 'bound> {
+    bar: &'a Bar0<'bound>,
+    mask: u32,
+}
+
+impl<'a, 'bound> SwFwLock<'a, 'bound> {
+    /// Takes `what`, waiting up to a second while the firmware or another port holds it;
+    /// `EBUSY` if it stays held.
+    pub(crate) fn acquire(bar: &'a Bar0<'bound>, what: Shared) -> Result<Self> {
+        let mask = match what {
+            Shared::Nvm => 1 << 0,
+            Shared::Phy => match bar.read(regs::STATUS).lan_id().get() {
+                0 => 1 << 1,
+                1 => 1 << 2,
+                2 => 1 << 5,
+                _ => 1 << 6,
+            },
+        };
+        for _ in 0..SWFW_TRIES {
+            swsm_acquire(bar)?;
+            let sync = bar.read(regs::SW_FW_SYNC).bits().get();
+            if sync & (mask | mask << 16) == 0 {
+                bar.write_reg(regs::SW_FW_SYNC::zeroed().with_bits(sync | mask));
+                swsm_release(bar);
+                // INVARIANT: `mask` was just set, under the semaphore.
+                return Ok(Self { bar, mask });
+            }
+            swsm_release(bar);
+            fsleep(SWFW_RETRY);
+        }
+        Err(EBUSY)
+    }
+}
+
+impl Drop for SwFwLock<'_, '_> {
+    fn drop(&mut self) {
+        // Only our own bit changes; without the semaphore (a firmware that keeps it) clear it
+        // anyway rather than hold the resource for good.
+        let locked = swsm_acquire(self.bar).is_ok();
+        self.bar.update(regs::SW_FW_SYNC, |s| {
+            s.with_bits(s.bits().get() & !self.mask)
+        });
+        if locked {
+            swsm_release(self.bar);
+        }
+    }
+}
+
 /// Reads one 16-bit word of the NVM through EERD.
 pub(crate) fn read_nvm_word(bar: &Bar0<'_>, word: u16) -> Result<u16> {
+    let _nvm = SwFwLock::acquire(bar, Shared::Nvm)?;
     let cmd = regs::EERD::zeroed()
         .try_with_addr(u32::from(word))?
         .with_start(true);
@@ -191,13 +283,15 @@ const BMCR_AUTONEG_RESTART: u32 = (1 << 12) | (1 << 9) | (1 << 8) | (1 << 6);
 /// Address of the 82576's internal PHY on its MDIO bus.
 const PHY_ADDR: u32 = 1;
 
-/// Writes PHY register `reg` through MDIC and waits for completion.
-pub(crate) fn phy_write(bar: &Bar0<'_>, reg: u32, val: u32) -> Result {
+/// Runs one MDIC operation on PHY register `reg` (a write of `val`, or a read) and returns
+/// the data; the caller holds the PHY ([`Shared::Phy`]).
+fn mdic(bar: &Bar0<'_>, reg: u32, write: Option<u32>) -> Result<u16> {
     let cmd = regs::MDIC::zeroed()
-        .try_with_data(val)?
+        .try_with_data(write.unwrap_or(0))?
         .try_with_regadd(reg)?
         .try_with_phyadd(PHY_ADDR)?
-        .with_op_write(true);
+        .with_op_write(write.is_some())
+        .with_op_read(write.is_none());
     bar.write_reg(cmd);
     let done = read_poll_timeout(
         || Ok(bar.read(regs::MDIC)),
@@ -207,6 +301,36 @@ pub(crate) fn phy_write(bar: &Bar0<'_>, reg: u32, val: u32) -> Result {
     )?;
     if done.error() {
         return Err(EIO);
+    }
+    // The field is 16 bits wide, so this cannot truncate.
+    Ok(done.data().get() as u16)
+}
+
+/// Writes PHY register `reg` through MDIC and waits for completion.
+pub(crate) fn phy_write(bar: &Bar0<'_>, reg: u32, val: u32) -> Result {
+    let _phy = SwFwLock::acquire(bar, Shared::Phy)?;
+    mdic(bar, reg, Some(val)).map(|_| ())
+}
+
+/// PHY register 0 (BMCR) bit that powers the PHY down.
+const BMCR_PDOWN: u16 = 1 << 11;
+
+/// Powers the PHY up or down (BMCR); the link drops while it is down. The PHY stays powered
+/// when the manageability firmware uses the port or forbids PHY resets.
+pub(crate) fn phy_power(bar: &Bar0<'_>, up: bool) -> Result {
+    let manc = bar.read(regs::MANC);
+    if !up && (manc.rcv_tco_en() || manc.blk_phy_rst_on_ide()) {
+        return Ok(());
+    }
+    let _phy = SwFwLock::acquire(bar, Shared::Phy)?;
+    let bmcr = mdic(bar, 0, None)?;
+    let new = if up {
+        bmcr & !BMCR_PDOWN
+    } else {
+        bmcr | BMCR_PDOWN
+    };
+    if new != bmcr {
+        mdic(bar, 0, Some(u32::from(new)))?;
     }
     Ok(())
 }

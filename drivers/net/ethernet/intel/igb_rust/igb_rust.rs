@@ -115,6 +115,10 @@ impl netdev::pci::Driver for IgbDriver {
             return Err(EIO);
         }
         hw::set_rar0(&bar, &perm_addr)?;
+        // The interface starts down: no link until it is opened.
+        if let Err(e) = hw::phy_power(&bar, false) {
+            dev_warn!(pdev, "PHY not powered down: {:?}\n", e);
+        }
 
         // Vector 0 for link and other causes, one per queue pair (at most 8), each with its
         // NAPI instance. With fewer MSI-X vectors, fewer queue pairs; without MSI-X, one MSI
@@ -167,7 +171,8 @@ impl netdev::pci::Driver for IgbDriver {
     }
 
     fn suspend(_pdev: &pci::Device<Core<'_>>, dev: &netdev::Device<IgbNet<'_>>) -> Result {
-        // Stopped already, if it was up: hand the device back to the firmware.
+        // Stopped already, if it was up (which powered the PHY down); if it was down, the
+        // PHY is down since `stop` or probe. Hand the device back to the firmware.
         hw::set_driver_loaded(&dev.data().hw.bar, false);
         Ok(())
     }
@@ -179,6 +184,10 @@ impl netdev::pci::Driver for IgbDriver {
         hw::reset(bar)
             .inspect_err(|e| dev_err!(pdev, "MAC reset on resume did not complete: {:?}\n", e))?;
         hw::set_driver_loaded(bar, true);
+        // As at probe; opening the interface (if it was up) powers it up.
+        if let Err(e) = hw::phy_power(bar, false) {
+            dev_warn!(pdev, "PHY not powered down: {:?}\n", e);
+        }
         Ok(())
     }
 

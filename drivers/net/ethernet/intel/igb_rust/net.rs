@@ -662,6 +662,15 @@ impl<'bound> IgbNet<'bound> {
 
     fn bring_up(&self, dev: &netdev::Device<Self>, rtnl: &mut Rtnl) -> Result {
         let bar = &self.hw.bar;
+        // `stop` powered the PHY down (a MAC reset leaves the PHY as it was).
+        hw::phy_power(bar, true).inspect_err(|e| {
+            dev_err!(
+                self.hw.pdev,
+                "{}: cannot power the PHY up: {:?}\n",
+                dev.name(),
+                e
+            );
+        })?;
         // `stop` resets the MAC, which reloads receive address 0 from the NVM.
         hw::set_rar0(bar, &MacAddr(dev.dev_addr()))?;
         hw::set_driver_loaded(bar, true);
@@ -849,7 +858,17 @@ impl<'bound> netdev::Operations for IgbNet<'bound> {
 
     fn stop(dev: &netdev::Device<Self>, rtnl: &mut Rtnl) -> Result {
         // A device that did not confirm the stop was warned about; nothing more to do.
-        let _ = dev.data().tear_down(dev, rtnl, Teardown::Full);
+        let this = dev.data();
+        let _ = this.tear_down(dev, rtnl, Teardown::Full);
+        // No link while the interface is down (`open` powers the PHY up again).
+        if let Err(e) = hw::phy_power(&this.hw.bar, false) {
+            dev_warn!(
+                this.hw.pdev,
+                "{}: PHY not powered down: {:?}\n",
+                dev.name(),
+                e
+            );
+        }
         Ok(())
     }
 

@@ -277,6 +277,28 @@ register! {
         31:0 bits;
     }
 
+    /// Management Control: what the manageability firmware uses the port for.
+    pub(crate) MANC(u32) @ 0x5820 {
+        /// The PHY must not be reset (or powered down) by the driver.
+        18:18 blk_phy_rst_on_ide => bool;
+        /// The firmware receives management traffic through this port.
+        17:17 rcv_tco_en => bool;
+    }
+
+    /// Software Semaphore: guards [`SW_FW_SYNC`] between the ports' drivers and the firmware.
+    pub(crate) SWSM(u32) @ 0x5b50 {
+        /// Software/firmware semaphore: set by its owner, read back to confirm ownership.
+        1:1 swesmbi => bool;
+        /// Software semaphore: a read that finds it clear sets it and owns it.
+        0:0 smbi => bool;
+    }
+
+    /// Software-Firmware Synchronization: one bit per shared resource (NVM, each port's PHY)
+    /// for software (bits 15:0) and the firmware (bits 31:16).
+    pub(crate) SW_FW_SYNC(u32) @ 0x5b5c {
+        31:0 bits;
+    }
+
     /// Multiple Receive Queues Command.
     pub(crate) MRQC(u32) @ 0x5818 {
         /// Hash over IPv6 UDP ports.
