@@ -116,5 +116,7 @@ mkdir -p "$BUILD/igb_rust"
 "${MAKE[@]}" -s M="$REPO" MO="$BUILD/igb_rust" modules
 mkdir -p "$BUILD/pp_bench"
 "${MAKE[@]}" -s M="$REPO/tools/igb_rust/pp_bench" MO="$BUILD/pp_bench" modules
+mkdir -p "$BUILD/pm_cycle"
+"${MAKE[@]}" -s M="$REPO/tools/igb_rust/pm_cycle" MO="$BUILD/pm_cycle" modules
 ln -sfn "$BUILD" "$CURRENT"
 log "done: $BUILD"

@@ -10,6 +10,8 @@ IGB_RUST_KO=$MODDIR/igb_rust.ko
 # The copy `make bench` builds for the RX ceiling (recycles every frame).
 IGB_RUST_BENCH_KO=$IGB_RUST_BUILD/igb_rust-bench/drivers/net/ethernet/intel/igb_rust/igb_rust.ko
 PP_BENCH_KO=$IGB_RUST_BUILD/pp_bench/pp_bench.ko
+# Takes one PCI device through a suspend/resume cycle (tools/igb_rust/pm_cycle).
+PM_CYCLE_KO=$IGB_RUST_BUILD/pm_cycle/pm_cycle.ko
 NS=peer
 DUT_IP=192.0.2.1
 PEER_IP=192.0.2.2

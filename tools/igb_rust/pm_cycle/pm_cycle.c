@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pm_cycle: takes one PCI device through the system sleep callbacks of a
+ * suspend to RAM and back, in the PM core's order and with its locking,
+ * without suspending the rest of the system. Test only.
+ *
+ * A whole-system cycle (pm_test "devices") cannot run in the test guest: its
+ * root file system is 9p over virtio, whose driver has no freeze/restore, so
+ * it is dead after resume. This runs prepare, suspend (device lock held),
+ * suspend_late and suspend_noirq (the PCI core saves the state and puts the
+ * function in D3hot), waits, then resume_noirq, resume_early, resume and
+ * complete. insmod fails with the errno of the first callback that failed.
+ *
+ *   insmod pm_cycle.ko dev=0000:00:03.0 [sleep_ms=100]; rmmod pm_cycle
+ */
+#include <linux/delay.h>
+#include <linux/device.h>
+#include <linux/module.h>
+#include <linux/pci.h>
+#include <linux/pm_runtime.h>
+
+static char *dev;
+module_param(dev, charp, 0444);
+MODULE_PARM_DESC(dev, "PCI device to take through a suspend cycle");
+
+static unsigned int sleep_ms = 100;
+module_param(sleep_ms, uint, 0444);
+MODULE_PARM_DESC(sleep_ms, "Time spent suspended, in ms (default 100)");
+
+static int run(struct device *d, const char *phase, int (*cb)(struct device *))
+{
+	int ret;
+
+	if (!cb)
+		return 0;
+	ret = cb(d);
+	if (ret < 0)
+		dev_err(d, "pm_cycle: %s failed: %d\n", phase, ret);
+	/* prepare returns 1 when the device could stay suspended: not an error */
+	return ret < 0 ? ret : 0;
+}
+
+static int cycle(struct device *d)
+{
+	const struct dev_pm_ops *pm = d->bus->pm;
+	int ret;
+
+	pm_runtime_get_noresume(d);
+	pm_runtime_barrier(d);
+	device_lock(d);
+	if (!d->driver) {
+		ret = -ENODEV;
+		goto out_unlock;
+	}
+	ret = run(d, "prepare", pm->prepare);
+	if (ret)
+		goto out_unlock;
+	/* What the PM core's suspend phase decides for a driver without flags */
+	d->power.must_resume = true;
+	ret = run(d, "suspend", pm->suspend);
+	device_unlock(d);
+	if (ret)
+		goto out_complete;
+	ret = run(d, "suspend_late", pm->suspend_late);
+	if (ret)
+		goto out_resume;
+	ret = run(d, "suspend_noirq", pm->suspend_noirq);
+	if (ret)
+		goto out_resume_early;
+	dev_info(d, "pm_cycle: suspended (%s), resuming in %u ms\n",
+		 pci_power_name(to_pci_dev(d)->current_state), sleep_ms);
+	msleep(sleep_ms);
+	ret = run(d, "resume_noirq", pm->resume_noirq);
+out_resume_early:
+	ret = run(d, "resume_early", pm->resume_early) ?: ret;
+out_resume:
+	device_lock(d);
+	ret = run(d, "resume", pm->resume) ?: ret;
+	device_unlock(d);
+out_complete:
+	device_lock(d);
+	if (pm->complete)
+		pm->complete(d);
+out_unlock:
+	device_unlock(d);
+	pm_runtime_put(d);
+	return ret;
+}
+
+static int __init pm_cycle_init(void)
+{
+	struct device *d;
+	int ret;
+
+	if (!dev)
+		return -EINVAL;
+	d = bus_find_device_by_name(&pci_bus_type, NULL, dev);
+	if (!d)
+		return -ENODEV;
+	ret = cycle(d);
+	if (!ret)
+		dev_info(d, "pm_cycle: resumed\n");
+	put_device(d);
+	return ret;
+}
+
+static void __exit pm_cycle_exit(void)
+{
+}
+
+module_init(pm_cycle_init);
+module_exit(pm_cycle_exit);
+MODULE_DESCRIPTION("Test helper: one PCI device through a suspend/resume cycle");
+MODULE_LICENSE("GPL");
