@@ -135,6 +135,10 @@ struct.pack_into('<I', m, int(sys.argv[2], 0), int(sys.argv[3], 0))
 PY
 }
 
+dma_bits() {	# dma_bits PCI-ADDRESS -> streaming/coherent DMA mask widths, e.g. 64/64
+	echo "$(cat /sys/bus/pci/devices/$1/dma_mask_bits)/$(cat /sys/bus/pci/devices/$1/consistent_dma_mask_bits)"
+}
+
 phy_read() {	# phy_read REG: a register of the DUT's PHY, through MDIC (only while the driver is idle)
 	python3 - "/sys/bus/pci/devices/$DUT/resource0" "$1" <<'PY'
 import mmap, os, struct, sys, time

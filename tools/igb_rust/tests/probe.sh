@@ -47,3 +47,29 @@ modprobe igb
 check "peer is driven by igb" test "$(driver_of "$PEER")" = igb
 check "DUT stays with igb_rust" test "$(driver_of "$DUT")" = igb_rust
 rmmod igb_rust
+
+# The DMA mask. A mask outlives the driver that set it (C igb, bound to the
+# DUT at boot, set 64 bits), so take a new device: remove the function and
+# rescan with autoprobe off (nothing binds it; the PCI core gives it 32
+# bits), then bind igb_rust by hand.
+fresh_dma_mask() {
+	local before after rc=0
+	echo 0 > /sys/bus/pci/drivers_autoprobe
+	echo 1 > "/sys/bus/pci/devices/$DUT/remove"
+	echo 1 > /sys/bus/pci/rescan
+	if [ -e "/sys/bus/pci/devices/$DUT" ]; then
+		before=$(dma_bits "$DUT")
+		insmod "$IGB_RUST_KO"
+		echo igb_rust > "/sys/bus/pci/devices/$DUT/driver_override"
+		echo "$DUT" > /sys/bus/pci/drivers/igb_rust/bind
+		after=$(dma_bits "$DUT")
+		note "DMA masks of a new DUT: $before before igb_rust, $after with it (peer, C igb: $(dma_bits "$PEER"))"
+		[ "$before/$after" = 32/32/64/64 ] || rc=1
+		rmmod igb_rust
+	else
+		echo "the DUT did not come back"; rc=1
+	fi
+	echo 1 > /sys/bus/pci/drivers_autoprobe
+	return $rc
+}
+check "64-bit DMA masks, set by igb_rust on a new device (32 bits before, as the PCI core gives it)" fresh_dma_mask

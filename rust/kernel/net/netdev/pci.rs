@@ -16,6 +16,7 @@
 
 use crate::{
     device::{Bound, Core},
+    dma::{Device as _, DmaMask},
     irq::IrqRequest,
     net::netdev::{Config, Device, NapiInit, Operations, Registration},
     pci,
@@ -33,6 +34,11 @@ pub trait Driver {
 
     /// The table of device ids supported by the driver.
     const ID_TABLE: pci::IdTable<Self::IdInfo>;
+
+    /// The addresses the function can reach by DMA, streaming and coherent: set before
+    /// [`Driver::probe`] runs, which does not run if the platform cannot give it. Always set,
+    /// since a mask survives the unbind of the driver that set it.
+    const DMA_MASK: DmaMask = DmaMask::new::<32>();
 
     /// Sets the function up and registers its interface through `registrar`, whose proof of
     /// registration it returns.
@@ -199,6 +205,20 @@ impl<D: Driver> pci::Driver for Adapter<D> {
         pdev: &'bound pci::Device<Core<'_>>,
         id_info: Option<&'bound Self::IdInfo>,
     ) -> impl PinInit<Self::Data<'bound>, Error> + 'bound {
+        let mask = D::DMA_MASK;
+        // SAFETY: Nothing can allocate or map DMA for `pdev` concurrently: the kernel crate's
+        // DMA calls need a `&Device<Bound>`, which only this driver's callbacks get for the
+        // function and none of them has run for this binding yet (`probe` runs with the device
+        // lock held); a previous binding's mappings and work ended at its unbind, and the
+        // allocations that outlive it can only be freed.
+        unsafe { pdev.dma_set_mask_and_coherent(mask) }.inspect_err(|e| {
+            dev_err!(
+                pdev.as_ref(),
+                "no usable DMA mask {:#x}: {:?}\n",
+                mask.value(),
+                e
+            )
+        })?;
         let bound: &'bound pci::Device<Bound> = pdev;
         let mut slot = None;
         D::probe(

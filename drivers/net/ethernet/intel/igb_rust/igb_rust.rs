@@ -8,6 +8,7 @@
 
 use kernel::{
     device::Core,
+    dma::DmaMask,
     net::netdev::{self, pci::Interrupts, Config},
     pci,
     prelude::*,
@@ -79,6 +80,8 @@ impl netdev::pci::Driver for IgbDriver {
     type Net<'bound> = IgbNet<'bound>;
 
     const ID_TABLE: pci::IdTable<Self::IdInfo> = &PCI_TABLE;
+    // Descriptors and buffers take 64-bit addresses: no bounce buffers for memory above 4 GiB.
+    const DMA_MASK: DmaMask = DmaMask::new::<64>();
 
     fn probe<'bound>(
         pdev: &'bound pci::Device<Core<'_>>,
