@@ -139,6 +139,14 @@ dma_bits() {	# dma_bits PCI-ADDRESS -> streaming/coherent DMA mask widths, e.g. 
 	echo "$(cat /sys/bus/pci/devices/$1/dma_mask_bits)/$(cat /sys/bus/pci/devices/$1/consistent_dma_mask_bits)"
 }
 
+kmsg_mark() {	# kmsg_mark NAME: a line in the kernel log, for dmesg_since
+	echo "igb_rust-test: mark $1" > /dev/kmsg
+}
+
+dmesg_since() {	# dmesg_since NAME: the kernel log after kmsg_mark NAME
+	dmesg | sed -n "/igb_rust-test: mark $1\$/,\$p"
+}
+
 phy_read() {	# phy_read REG: a register of the DUT's PHY, through MDIC (only while the driver is idle)
 	python3 - "/sys/bus/pci/devices/$DUT/resource0" "$1" <<'PY'
 import mmap, os, struct, sys, time

@@ -1,20 +1,27 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * pm_cycle: takes one PCI device through the system sleep callbacks of a
- * suspend to RAM and back, in the PM core's order and with its locking,
- * without suspending the rest of the system. Test only.
+ * suspend to RAM and back, in the PM core's order, without suspending the
+ * rest of the system. Test only.
  *
  * A whole-system cycle (pm_test "devices") cannot run in the test guest: its
  * root file system is 9p over virtio, whose driver has no freeze/restore, so
- * it is dead after resume. This runs prepare, suspend (device lock held),
- * suspend_late and suspend_noirq (the PCI core saves the state and puts the
- * function in D3hot), waits, then resume_noirq, resume_early, resume and
- * complete. insmod fails with the errno of the first callback that failed.
+ * it is dead after resume. This runs prepare, suspend, suspend_late and,
+ * with the device's interrupts disabled as the PM core does for the noirq
+ * phases, suspend_noirq (the PCI core saves the state and puts the function
+ * in D3hot); it waits, then runs resume_noirq, resume_early, resume and
+ * complete. The device lock is held throughout, so the device cannot be
+ * unbound in the middle. insmod fails with the errno of the first callback
+ * that failed.
+ *
+ * Unlike a real suspend, tasks are not frozen, CPUs stay online and the
+ * rest of the hierarchy (the root port) stays in D0.
  *
  *   insmod pm_cycle.ko dev=0000:00:03.0 [sleep_ms=100]; rmmod pm_cycle
  */
 #include <linux/delay.h>
 #include <linux/device.h>
+#include <linux/interrupt.h>
 #include <linux/module.h>
 #include <linux/pci.h>
 #include <linux/pm_runtime.h>
@@ -40,9 +47,30 @@ static int run(struct device *d, const char *phase, int (*cb)(struct device *))
 	return ret < 0 ? ret : 0;
 }
 
+/* The first error wins; every resume step runs anyway. */
+static void keep_first(int *ret, int err)
+{
+	if (!*ret)
+		*ret = err;
+}
+
+/* disable (or enable again) every interrupt vector of the function */
+static void device_irqs(struct pci_dev *pdev, bool off)
+{
+	int i, irq;
+
+	for (i = 0; (irq = pci_irq_vector(pdev, i)) > 0; i++) {
+		if (off)
+			disable_irq(irq);
+		else
+			enable_irq(irq);
+	}
+}
+
 static int cycle(struct device *d)
 {
 	const struct dev_pm_ops *pm = d->bus->pm;
+	struct pci_dev *pdev = to_pci_dev(d);
 	int ret;
 
 	pm_runtime_get_noresume(d);
@@ -58,27 +86,25 @@ static int cycle(struct device *d)
 	/* What the PM core's suspend phase decides for a driver without flags */
 	d->power.must_resume = true;
 	ret = run(d, "suspend", pm->suspend);
-	device_unlock(d);
 	if (ret)
 		goto out_complete;
 	ret = run(d, "suspend_late", pm->suspend_late);
 	if (ret)
 		goto out_resume;
+	device_irqs(pdev, true);
 	ret = run(d, "suspend_noirq", pm->suspend_noirq);
 	if (ret)
 		goto out_resume_early;
 	dev_info(d, "pm_cycle: suspended (%s), resuming in %u ms\n",
-		 pci_power_name(to_pci_dev(d)->current_state), sleep_ms);
+		 pci_power_name(pdev->current_state), sleep_ms);
 	msleep(sleep_ms);
-	ret = run(d, "resume_noirq", pm->resume_noirq);
+	keep_first(&ret, run(d, "resume_noirq", pm->resume_noirq));
 out_resume_early:
-	ret = run(d, "resume_early", pm->resume_early) ?: ret;
+	device_irqs(pdev, false);
+	keep_first(&ret, run(d, "resume_early", pm->resume_early));
 out_resume:
-	device_lock(d);
-	ret = run(d, "resume", pm->resume) ?: ret;
-	device_unlock(d);
+	keep_first(&ret, run(d, "resume", pm->resume));
 out_complete:
-	device_lock(d);
 	if (pm->complete)
 		pm->complete(d);
 out_unlock:
@@ -109,6 +135,6 @@ static void __exit pm_cycle_exit(void)
 }
 
 module_init(pm_cycle_init);
-module_exit(pm_cycle_exit);
 MODULE_DESCRIPTION("Test helper: one PCI device through a suspend/resume cycle");
+module_exit(pm_cycle_exit);
 MODULE_LICENSE("GPL");

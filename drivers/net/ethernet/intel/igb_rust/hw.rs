@@ -115,6 +115,9 @@ pub(crate) fn set_driver_loaded(bar: &Bar0<'_>, loaded: bool) {
 const SWFW_TRIES: u32 = 200;
 const SWFW_RETRY: Delta = Delta::from_millis(5);
 
+/// How often a release tries for the semaphore before it clears its bit without it.
+const SWFW_RELEASE_TRIES: u32 = 20;
+
 /// A resource the ports' drivers share with the manageability firmware.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(crate) enum Shared {
@@ -124,18 +127,29 @@ pub(crate) enum Shared {
     Phy,
 }
 
-/// Takes the hardware semaphore that guards `SW_FW_SYNC`.
+/// Takes the hardware semaphore that guards `SW_FW_SYNC`; `EBUSY` if it is not free within
+/// about a millisecond (the caller waits and tries again).
 fn swsm_acquire(bar: &Bar0<'_>) -> Result {
     // The read that finds SMBI clear sets it: that read is the acquisition.
     read_poll_timeout(
         || Ok(bar.read(regs::SWSM)),
         |s| !s.smbi(),
         Delta::from_micros(50),
-        Delta::from_millis(100),
-    )?;
-    // Then the software/firmware half: set, and owned if it reads back set.
-    bar.update(regs::SWSM, |s| s.with_swesmbi(true));
-    if !bar.read(regs::SWSM).swesmbi() {
+        Delta::from_millis(1),
+    )
+    .map_err(|_| EBUSY)?;
+    // Then the software/firmware half: owned once it reads back set (the firmware may hold
+    // it for a moment).
+    let owned = read_poll_timeout(
+        || {
+            bar.update(regs::SWSM, |s| s.with_swesmbi(true));
+            Ok(bar.read(regs::SWSM))
+        },
+        |s| s.swesmbi(),
+        Delta::from_micros(50),
+        Delta::from_millis(1),
+    );
+    if owned.is_err() {
         swsm_release(bar);
         return Err(EBUSY);
     }
@@ -172,7 +186,10 @@ impl<'a, 'bound> SwFwLock<'a, 'bound> {
             },
         };
         for _ in 0..SWFW_TRIES {
-            swsm_acquire(bar)?;
+            if swsm_acquire(bar).is_err() {
+                fsleep(SWFW_RETRY);
+                continue;
+            }
             let sync = bar.read(regs::SW_FW_SYNC).bits().get();
             if sync & (mask | mask << 16) == 0 {
                 bar.write_reg(regs::SW_FW_SYNC::zeroed().with_bits(sync | mask));
@@ -189,15 +206,24 @@ impl<'a, 'bound> SwFwLock<'a, 'bound> {
 
 impl Drop for SwFwLock<'_, '_> {
     fn drop(&mut self) {
-        // Only our own bit changes; without the semaphore (a firmware that keeps it) clear it
-        // anyway rather than hold the resource for good.
-        let locked = swsm_acquire(self.bar).is_ok();
+        // Only our own bit changes, under the semaphore: a write without it could erase a bit
+        // another owner just set.
+        for _ in 0..SWFW_RELEASE_TRIES {
+            if swsm_acquire(self.bar).is_ok() {
+                self.bar.update(regs::SW_FW_SYNC, |s| {
+                    s.with_bits(s.bits().get() & !self.mask)
+                });
+                swsm_release(self.bar);
+                return;
+            }
+            fsleep(SWFW_RETRY);
+        }
+        // A semaphore that stays taken is a firmware fault: rather than hold the resource for
+        // good, clear our bit without it.
+        pr_warn!("igb_rust: SW_FW_SYNC released without its semaphore\n");
         self.bar.update(regs::SW_FW_SYNC, |s| {
             s.with_bits(s.bits().get() & !self.mask)
         });
-        if locked {
-            swsm_release(self.bar);
-        }
     }
 }
 
@@ -331,6 +357,10 @@ pub(crate) fn phy_power(bar: &Bar0<'_>, up: bool) -> Result {
     };
     if new != bmcr {
         mdic(bar, 0, Some(u32::from(new)))?;
+        if !up {
+            // Let the PHY settle before anything else touches it.
+            fsleep(Delta::from_millis(1));
+        }
     }
     Ok(())
 }

@@ -852,6 +852,8 @@ impl<'bound> netdev::Operations for IgbNet<'bound> {
         let r = this.bring_up(dev, rtnl);
         if r.is_err() {
             let _ = this.tear_down(dev, rtnl, Teardown::Full);
+            // The interface stays down: so does the PHY.
+            let _ = hw::phy_power(&this.hw.bar, false);
         }
         r
     }
