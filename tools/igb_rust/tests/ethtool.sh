@@ -335,6 +335,31 @@ if [ "${nq:-1}" -ge 2 ]; then
 	check "ethtool -L 1 <-> $nq ten times during a 16 MB transfer: data intact" l_under_traffic
 	check "after -L under traffic: combined $nq, carrier unchanged" \
 		test "$(comb)/$(cat /sys/class/net/$DUT_IF/carrier_changes)" = "$nq/$carrier0"
+
+	# NAPI in netdev netlink: each queue names its NAPI, each NAPI its IRQ.
+	queue_napis() {	# rx0=ID tx0=ID ... for the device's queues
+		"${YNL[@]}" --dump queue-get --json "{\"ifindex\": $ifindex}" | python3 -c '
+import json, sys
+print(" ".join(sorted("%s%d=%s" % (q["type"], q["id"], q.get("napi-id")) for q in json.load(sys.stdin))))'
+	}
+	napis() {	# ID:IRQ:DEFER:GRO-FLUSH ... for the device's NAPI instances
+		"${YNL[@]}" --dump napi-get --json "{\"ifindex\": $ifindex}" | python3 -c '
+import json, sys
+print(" ".join(sorted("%d:%s:%s:%s" % (n["id"], n.get("irq"), n.get("defer-hard-irqs"),
+                                       n.get("gro-flush-timeout")) for n in json.load(sys.stdin))))'
+	}
+	napi_linked() {
+		local q n id
+		q=$(queue_napis); n=$(napis)
+		note "queues: $q; NAPIs (id:irq:defer:gro-flush): $n"
+		echo "$q" | grep -q "=None" && { echo "a queue without its NAPI"; return 1; }
+		echo " $n" | grep -q ":None:\| [0-9]*:0:" && { echo "a NAPI without its IRQ"; return 1; }
+		for id in $(echo "$q" | tr ' ' '\n' | sed 's/.*=//' | sort -u); do
+			echo " $n" | grep -q " $id:" || { echo "queue NAPI $id not in napi-get"; return 1; }
+		done
+		[ "$(echo "$q" | wc -w)" = $((2 * nq)) ] && [ "$(echo "$n" | wc -w)" -ge "$nq" ]
+	}
+	check "netlink: every queue linked to its NAPI, every NAPI to its IRQ" napi_linked
 fi
 
 teardown_pair
