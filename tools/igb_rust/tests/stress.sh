@@ -374,8 +374,31 @@ sys.exit(0 if n > 0 else "nothing arrived")' "$size" "${want_sum%% *}")
 	fi
 	wait $rp
 }
+YNL=(/usr/bin/python3 "$KSRC/tools/net/ynl/pyynl/cli.py" --no-schema --output-json
+     --spec "$KSRC/Documentation/netlink/specs/netdev.yaml")
+# netdev netlink dumps of the DUT's queue statistics, queues, NAPIs and page
+# pools, in a loop until the race stops: each takes the locks the changes
+# take. Prints "N rounds ..."; fails on the first dump that fails.
+race_dumps() {	# race_dumps IFINDEX
+	python3 - "$KSRC" "$1" <<'EOF2'
+import os, sys, time
+sys.path.append(sys.argv[1] + "/tools/net/ynl/pyynl")
+from lib import YnlFamily
+ynl = YnlFamily(sys.argv[1] + "/Documentation/netlink/specs/netdev.yaml", schema="")
+ifindex, n = int(sys.argv[2]), 0
+while not os.path.exists("/run/igbt/race.stop"):
+    ynl.dump("qstats-get", {"ifindex": ifindex, "scope": "queue"})
+    ynl.dump("queue-get", {"ifindex": ifindex})
+    ynl.dump("napi-get", {"ifindex": ifindex})
+    ynl.dump("page-pool-get", {})
+    n += 1
+    time.sleep(0.1)
+print(f"{n} rounds of qstats, queue, napi and page-pool dumps")
+sys.exit(0 if n > 0 else "no dump completed")
+EOF2
+}
 flap_race() {	# flap_race tx|rx
-	local dir=$1 i bp rc=0 err="" nq usecs pause
+	local dir=$1 i bp dp rc=0 err="" nq usecs pause
 	progress "flap race $dir"
 	nq=$(ethtool -l "$DUT_IF" | awk '/^Combined:/ { v = $2 } END { print v }')
 	usecs=$(ethtool -c "$DUT_IF" | awk '/^rx-usecs:/ { print $2 }')
@@ -388,6 +411,8 @@ flap_race() {	# flap_race tx|rx
 		ss -Htn state established '( sport = :5004 or dport = :5004 )' | grep -q . && break
 		sleep 0.1
 	done
+	race_dumps "$(cat /sys/class/net/$DUT_IF/ifindex)" > /run/igbt/dumps.log 2>&1 &
+	dp=$!
 	for i in $(seq 1 "$STRESS_ROUNDS"); do
 		ethtool --set-tunable "$DUT_IF" rx-copybreak 256 || err+=" copybreak"
 		ip link set "$DUT_IF" mtu 9000 || err+=" mtu9000"
@@ -423,13 +448,14 @@ flap_race() {	# flap_race tx|rx
 	done
 	touch /run/igbt/race.stop
 	wait $bp
-	note "race $dir: $(cat /run/igbt/race.log)"
+	wait $dp || err+=" netlink-dumps($(tail -n 1 /run/igbt/dumps.log))"
+	note "race $dir: $(cat /run/igbt/race.log); $(tail -n 1 /run/igbt/dumps.log)"
 	echo "$(cat /run/igbt/race.log)${err:+; failed:$err}"
 	[ -z "$err" ] && [ "$(cat /run/igbt/race.rc)" = 0 ]
 }
 if part flap; then
 	[ -d "$OUT/qmp" ] || note "no QEMU monitor relay: link flaps by ip link only"
-	what="link flaps, MTU, rx-copybreak, -L, -X, -C, -A, -G, VLAN add/del, rxvlan/txvlan"
+	what="link flaps, MTU, rx-copybreak, -L, -X, -C, -A, -G, VLAN add/del, rxvlan/txvlan, netlink dumps"
 	check "$what racing ${STRESS_MB} MB DUT -> peer: intact" flap_race tx
 	check "$what racing ${STRESS_MB} MB peer -> DUT: intact" flap_race rx
 	check "after the races: channels, rings and VLAN offloads as before" \
@@ -437,8 +463,6 @@ if part flap; then
 fi
 
 # --- f. page_pool pages in flight return after rmmod ------------------------
-YNL=(/usr/bin/python3 "$KSRC/tools/net/ynl/pyynl/cli.py" --no-schema --output-json
-     --spec "$KSRC/Documentation/netlink/specs/netdev.yaml")
 pools() {	# pools: "id ifindex inflight detached" per page_pool of this netns
 	"${YNL[@]}" --dump page-pool-get | python3 -c '
 import json, sys
@@ -485,7 +509,8 @@ c, _ = s.accept(); time.sleep(3600)' $port &
 		[ -z "$left" ] && break
 		sleep 0.5
 	done
-	note "pools of $DUT_IF: $(echo $ids); in flight after rmmod, socket open: $held; left after close: ${left:-none}"
+	progress "page_pool: $i rounds until the pools were gone"
+	note "pools of $DUT_IF: $(echo $ids); in flight after rmmod, socket open: $held; left after close: ${left:-none} (after $i rounds)"
 	[ "$held" -gt 0 ] && [ -z "$left" ]
 }
 part pagepool &&
