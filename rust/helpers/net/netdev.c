@@ -94,6 +94,22 @@ __rust_helper void rust_helper_netif_napi_add(struct net_device *dev,
 	netif_napi_add(dev, napi, poll);
 }
 
+__rust_helper void
+rust_helper_netif_napi_add_config(struct net_device *dev,
+				  struct napi_struct *napi,
+				  int (*poll)(struct napi_struct *, int),
+				  int index)
+{
+	netif_napi_add_config(dev, napi, poll, index);
+}
+
+__rust_helper void rust_helper_netif_napi_add_tx(struct net_device *dev,
+						 struct napi_struct *napi,
+						 int (*poll)(struct napi_struct *, int))
+{
+	netif_napi_add_tx(dev, napi, poll);
+}
+
 __rust_helper void rust_helper_netif_napi_del(struct napi_struct *napi)
 {
 	netif_napi_del(napi);

@@ -259,8 +259,10 @@ struct NapiCore {
 ///   exclusive access while the device is not registered.
 /// - `pool`, once set, is bound to `core.inner` (`page_pool_params.napi`) and is destroyed
 ///   before the instance is deleted.
-/// - `queue`, if set, is below the RX and TX queue counts the device was allocated with; the
-///   queues of that index point at `core.inner` exactly while the instance is enabled.
+/// - `queue`, if set, is below the RX and TX queue counts the device was allocated with and
+///   unique among the device's instances, which keeps its ID and settings in the device's
+///   persistent NAPI config of that index; the queues of that index point at `core.inner`
+///   exactly while the instance is enabled.
 #[repr(C)]
 #[pin_data(PinnedDrop)]
 pub struct Napi<P: Poll> {
@@ -295,7 +297,8 @@ impl<P: Poll> Napi<P> {
     ///
     /// `dev` must be a net_device allocated for `P::Owner` by [`netdev::Registration`], not
     /// registered yet, which drops the instance before it frees the device. `queue`, if set,
-    /// must be below the RX and TX queue counts `dev` was allocated with.
+    /// must be below the RX and TX queue counts `dev` was allocated with, and no other instance
+    /// of `dev` may have it.
     #[inline]
     pub(crate) unsafe fn new(
         dev: *mut bindings::net_device,
@@ -321,10 +324,30 @@ impl<P: Poll> Napi<P> {
                 // SAFETY: Every other field is initialised, so a poll could run right away.
                 // `inner` is storage inside `*this`, which is pinned and stays valid until our
                 // `PinnedDrop` deletes the instance; `dev` is a live, unregistered net_device
-                // of `P::Owner` (safety requirement).
+                // of `P::Owner` (safety requirement). An instance of a queue keeps its ID and
+                // settings in the device's persistent NAPI config of that index, which exists
+                // because the index is below the queue counts `dev` was allocated with (safety
+                // requirement; the core has one entry per queue) and which no other instance
+                // uses (one instance per queue pair).
                 unsafe {
                     let napi = Opaque::cast_into(&raw const (*this.as_ptr()).core.inner);
-                    bindings::netif_napi_add(dev, napi, Some(Self::poll_callback));
+                    // `queue` is the field, initialised above.
+                    match *queue {
+                        // Below the device's queue counts, so it fits a `c_int`.
+                        Some(q) => bindings::netif_napi_add_config(
+                            dev,
+                            napi,
+                            Some(Self::poll_callback),
+                            q as c_int,
+                        ),
+                        // No queue, no busy polling: without an ID of its own (which a
+                        // plain instance would get anew at each enable, out of order with
+                        // the persistent ones) the device's NAPI list stays sorted by ID,
+                        // as the netlink dump needs.
+                        None => {
+                            bindings::netif_napi_add_tx(dev, napi, Some(Self::poll_callback))
+                        }
+                    }
                 }
             },
         }? Error)
@@ -434,6 +457,12 @@ impl<P: Poll> Napi<P> {
                 napi,
             );
         }
+    }
+
+    /// The queue pair of this instance.
+    #[inline]
+    pub(crate) fn queue(&self) -> Option<u32> {
+        self.queue
     }
 
     /// Index of the interrupt line that schedules this instance.

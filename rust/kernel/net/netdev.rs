@@ -1033,7 +1033,8 @@ impl<T: Operations> Registration<T> {
             return Err(EINVAL);
         }
         let mut lines = KVec::with_capacity(irqs.len(), GFP_KERNEL)?;
-        let mut instances = KVec::with_capacity(napis as usize, GFP_KERNEL)?;
+        let mut instances: KVec<Pin<KBox<Napi<T::Poll>>>> =
+            KVec::with_capacity(napis as usize, GFP_KERNEL)?;
         let size = core::mem::size_of::<Priv<T>>().try_into()?;
         // SAFETY: No preconditions: allocates a device with the given private size and queue
         // counts, or returns NULL.
@@ -1047,12 +1048,16 @@ impl<T: Operations> Registration<T> {
             let made = napi_init(i).and_then(|inst| {
                 if inst.queue.is_some_and(|q| q >= txqs || q >= rxqs)
                     || inst.irq.is_some_and(|l| l as usize >= irqs.len())
+                    || inst
+                        .queue
+                        .is_some_and(|q| instances.iter().any(|n| n.queue() == Some(q)))
                 {
                     return Err(EINVAL);
                 }
                 // SAFETY: `raw` is allocated for `T` and not registered; the instances are
                 // dropped by `Priv<T>`, which is dropped before the device is freed; `queue` was
-                // checked against both queue counts `raw` was allocated with.
+                // checked against both queue counts `raw` was allocated with, and no other
+                // instance has it.
                 let napi = KBox::pin_init(
                     unsafe { Napi::new(raw, inst.data, inst.state, inst.queue, inst.irq) },
                     GFP_KERNEL,

@@ -336,7 +336,8 @@ if [ "${nq:-1}" -ge 2 ]; then
 	check "after -L under traffic: combined $nq, carrier unchanged" \
 		test "$(comb)/$(cat /sys/class/net/$DUT_IF/carrier_changes)" = "$nq/$carrier0"
 
-	# NAPI in netdev netlink: each queue names its NAPI, each NAPI its IRQ.
+	# NAPI in netdev netlink: each queue names its NAPI, each NAPI its IRQ;
+	# the IDs and per-NAPI settings survive -L and down/up.
 	queue_napis() {	# rx0=ID tx0=ID ... for the device's queues
 		"${YNL[@]}" --dump queue-get --json "{\"ifindex\": $ifindex}" | python3 -c '
 import json, sys
@@ -360,6 +361,25 @@ print(" ".join(sorted("%d:%s:%s:%s" % (n["id"], n.get("irq"), n.get("defer-hard-
 		[ "$(echo "$q" | wc -w)" = $((2 * nq)) ] && [ "$(echo "$n" | wc -w)" -ge "$nq" ]
 	}
 	check "netlink: every queue linked to its NAPI, every NAPI to its IRQ" napi_linked
+	napi_persist() {
+		local id q0 n0 q1 n1
+		id=$(queue_napis | tr ' ' '\n' | sed -n 's/^rx1=//p')
+		[ -n "$id" ] || { echo "no NAPI for rx queue 1"; return 1; }
+		"${YNL[@]}" --do napi-set --json "{\"id\": $id, \"defer-hard-irqs\": 7, \"gro-flush-timeout\": 20000}" >/dev/null ||
+			{ echo "napi-set failed"; return 1; }
+		q0=$(queue_napis); n0=$(napis)
+		echo " $n0" | grep -q " $id:[0-9][0-9]*:7:20000" || { echo "settings not applied: $n0"; return 1; }
+		ethtool -L "$DUT_IF" combined 1 && ethtool -L "$DUT_IF" combined "$nq" &&
+			ip link set "$DUT_IF" down && ip link set "$DUT_IF" up && wait_carrier "$DUT_IF" 1
+		q1=$(queue_napis); n1=$(napis)
+		"${YNL[@]}" --do napi-set --json "{\"id\": $id, \"defer-hard-irqs\": 0, \"gro-flush-timeout\": 0}" >/dev/null
+		note "NAPIs before: $n0; after: $n1"
+		[ "$q0" = "$q1" ] || { echo "queue NAPIs changed: $q0 -> $q1"; return 1; }
+		# The link vector's instance has no queue and no ID: napi-get does not list it.
+		echo " $n1" | grep -q " $id:[0-9][0-9]*:7:20000" || { echo "settings of $id lost: $n1"; return 1; }
+		traffic
+	}
+	check "NAPI IDs and settings (defer-hard-irqs 7, gro-flush-timeout 20 us) survive -L 1/$nq and down/up" napi_persist
 fi
 
 teardown_pair
