@@ -114,12 +114,16 @@ pub struct Instance<I, S> {
     /// The page pool it owns, if any, bound to it and created for the device's parent.
     pub pool: Option<PoolParams>,
     /// The queue pair it polls, if any: RX and TX queue of this index are linked to the
-    /// instance while it is enabled (netdev netlink `queue-get`). Must be below both queue
-    /// counts the device is allocated with.
+    /// instance while it is enabled (netdev netlink `queue-get`), and its NAPI ID and
+    /// settings (`napi-set`) persist in the device's config of this index across disable
+    /// and enable. An index not below both queue counts the device is allocated with, or
+    /// already taken by another instance, fails the registration with `EINVAL`. Without a
+    /// queue the instance has no NAPI ID and no busy polling, and netdev netlink does not
+    /// list it.
     pub queue: Option<u32>,
     /// The interrupt line that schedules it, as an index into the lines given to the
-    /// registration (netdev netlink `napi-get`); an index past them fails the registration
-    /// with `EINVAL`.
+    /// registration (netdev netlink `napi-get`, for an instance with a queue); an index
+    /// past them fails the registration with `EINVAL`.
     pub irq: Option<u32>,
 }
 
@@ -253,7 +257,8 @@ struct NapiCore {
 /// # Invariants
 ///
 /// - Once initialised, `core.inner` is on the NAPI list of a net_device of `P::Owner` (added
-///   with `netif_napi_add` as the last step of initialisation) until it is deleted on drop.
+///   with `netif_napi_add_config`, or `netif_napi_add_tx` without a queue, as the last step of
+///   initialisation) until it is deleted on drop.
 /// - `state` and `pool` are only accessed by the poll callback with a non-zero budget, or by
 ///   [`Napi::with_state`] while the instance is disabled and RTNL is held exclusively, or with
 ///   exclusive access while the device is not registered.
@@ -309,7 +314,7 @@ impl<P: Poll> Napi<P> {
     ) -> impl PinInit<Self, Error> {
         const { assert!(core::mem::offset_of!(Self, core) == 0) };
         try_pin_init!(&this in Self {
-            // Zeroed, as `netif_napi_add` expects.
+            // Zeroed, as `netif_napi_add_config` and `netif_napi_add_tx` expect.
             core: NapiCore {
                 inner: Opaque::zeroed(),
                 enabled: UnsafeCell::new(false),
@@ -326,24 +331,33 @@ impl<P: Poll> Napi<P> {
                 // `PinnedDrop` deletes the instance; `dev` is a live, unregistered net_device
                 // of `P::Owner` (safety requirement). An instance of a queue keeps its ID and
                 // settings in the device's persistent NAPI config of that index, which exists
-                // because the index is below the queue counts `dev` was allocated with (safety
-                // requirement; the core has one entry per queue) and which no other instance
-                // uses (one instance per queue pair).
+                // because the index is below both queue counts `dev` was allocated with
+                // (safety requirement; the core allocates one entry per queue of the larger
+                // count) and which no other instance uses (one instance per queue pair).
+                // `napi_enable` and `napi_disable` run on the instance just added, disabled,
+                // in process context (it may sleep), before anything else knows it.
                 unsafe {
                     let napi = Opaque::cast_into(&raw const (*this.as_ptr()).core.inner);
                     // `queue` is the field, initialised above.
                     match *queue {
-                        // Below the device's queue counts, so it fits a `c_int`.
-                        Some(q) => bindings::netif_napi_add_config(
-                            dev,
-                            napi,
-                            Some(Self::poll_callback),
-                            q as c_int,
-                        ),
-                        // No queue, no busy polling: without an ID of its own (which a
-                        // plain instance would get anew at each enable, out of order with
-                        // the persistent ones) the device's NAPI list stays sorted by ID,
-                        // as the netlink dump needs.
+                        Some(q) => {
+                            // Below the device's queue counts, so it fits a `c_int`.
+                            bindings::netif_napi_add_config(
+                                dev,
+                                napi,
+                                Some(Self::poll_callback),
+                                q as c_int,
+                            );
+                            // The first enable gives the config its ID. Here, in the order
+                            // the instances are added, the IDs grow in that order whatever
+                            // order a driver enables them in later, and the device's NAPI
+                            // list (newest first) stays sorted by ID, as the netlink dump
+                            // needs.
+                            bindings::napi_enable(napi);
+                            bindings::napi_disable(napi);
+                        }
+                        // No queue, no busy polling, no ID: a plain instance would get a
+                        // new one at each enable, out of order with the persistent ones.
                         None => {
                             bindings::netif_napi_add_tx(dev, napi, Some(Self::poll_callback))
                         }
