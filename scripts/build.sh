@@ -111,6 +111,15 @@ if [ ! -x "$XSK_HELPER" ] || [ "$XSK_HELPER.c" -nt "$XSK_HELPER" ]; then
 	gcc -O2 -Wall -o "$XSK_HELPER" "$XSK_HELPER.c"
 fi
 
+# The helper programs of the other driver selftests that run in make check.
+ST=$TREE/tools/testing/selftests
+for h in drivers/net/napi_id_helper net/lib/csum net/lib/gro; do
+	if [ ! -x "$ST/$h" ] || [ "$ST/$h.c" -nt "$ST/$h" ]; then
+		gcc -O2 -Wall -I "$ST" -I "$TREE/tools/include/uapi" -o "$ST/$h" "$ST/$h.c" ||
+			die "cannot build the selftest helper $h"
+	fi
+done
+
 log "building igb_rust as an external module"
 mkdir -p "$BUILD/igb_rust"
 "${MAKE[@]}" -s M="$REPO" MO="$BUILD/igb_rust" modules

@@ -46,6 +46,13 @@ Suites: trixie trixie-backports
 Components: main
 Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
 EOL
+	cat > "$APT_DIR/forky.sources" <<EOL
+Types: deb
+URIs: $deb
+Suites: forky
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+EOL
 }
 
 apt_b() {	# apt with the bookworm(+backports) list only
@@ -63,9 +70,16 @@ apt_t() {	# apt with the trixie list only, for downloads, never installs
 		-o APT::Get::List-Cleanup=0 "$@"
 }
 
+apt_f() {	# apt with the forky list only, for one download (ethtool), never installs
+	mkdir -p "$APT_DIR/flists/partial"
+	apt-get -q -o APT::Sandbox::User=root -o Dir::Etc::sourcelist="$APT_DIR/forky.sources" \
+		-o Dir::Etc::sourceparts=- -o Dir::State::Lists="$APT_DIR/flists" \
+		-o APT::Get::List-Cleanup=0 "$@"
+}
+
 HOST_PKGS="clang-22 lld-22 llvm-22 libclang-22-dev flex bison bc libelf-dev
 libssl-dev cpio kmod xz-utils zstd pahole rsync busybox-static udev ethtool
-iputils-ping sysstat socat netcat-openbsd python3-venv python3-yaml patch bc libbpf-dev
+iputils-ping sysstat socat netcat-openbsd iperf3 python3-venv python3-yaml patch bc libbpf-dev
 gcc libc6-dev binutils python3-matplotlib"
 QEMU_PKGS="qemu-system-x86/bookworm-backports qemu-system-common/bookworm-backports
 qemu-system-data/bookworm-backports seabios/bookworm-backports ipxe-qemu"
@@ -135,6 +149,24 @@ fi
 if ! "$TOOLS/bin/bindgen" --version 2>/dev/null | grep -q "$BINDGEN_VERSION"; then
 	log "cargo install bindgen-cli@$BINDGEN_VERSION"
 	cargo install --quiet --locked --root "$TOOLS" "bindgen-cli@$BINDGEN_VERSION"
+fi
+
+# The kernel's driver selftests need an ethtool that prints JSON for -l, -g,
+# -c and -x, which bookworm's 6.1 and trixie's 6.14 do not: forky's (7.x),
+# unpacked next to the tools and used only by tools/igb_rust/tests/selftests.sh.
+# It needs libc6 >= 2.34 and libmnl0 only.
+if [ ! -x "$TOOLS/ethtool/usr/sbin/ethtool" ]; then
+	log "unpacking ethtool from forky for the driver selftests"
+	write_lists
+	apt_f update >/dev/null
+	rm -rf "$DEB_DIR/ethtool" "$TOOLS/ethtool"
+	mkdir -p "$DEB_DIR/ethtool"
+	(cd "$DEB_DIR/ethtool" && apt_f download ethtool >/dev/null)
+	dpkg-deb -x "$DEB_DIR"/ethtool/ethtool_*.deb "$TOOLS/ethtool"
+	"$TOOLS/ethtool/usr/sbin/ethtool" --json -l lo 2>&1 | grep -q 'JSON output not available' &&
+		die "the ethtool unpacked for the selftests prints no JSON for -l"
+	"$TOOLS/ethtool/usr/sbin/ethtool" --version >/dev/null ||
+		die "forky's ethtool does not run here"
 fi
 
 if ! "$VENV/bin/vng" --version 2>/dev/null | grep -q "$VNG_VERSION"; then

@@ -2,15 +2,20 @@
 # The kernel's own driver selftests (tools/testing/selftests/drivers/net)
 # against igb_rust, the peer namespace acting as the remote end.
 #
-#   SELFTEST_SCRIPTS   which of them run (default: ping.py stats.py queues.py)
+#   SELFTEST_SCRIPTS   which of them run (default: ping.py stats.py queues.py
+#                      napi_id.py ring_reconfig.py)
 
 KSRC=$(readlink -f "$IGB_RUST_BUILD/source")
 SELFTESTS=$KSRC/tools/testing/selftests/drivers/net
+# They use ethtool --json for -l/-g/-c/-x, which bookworm's 6.1 lacks:
+# scripts/setup.sh unpacks a newer one next to the other tools.
+ST_ETHTOOL=$(dirname "$IGB_RUST_BUILD")/tools/ethtool/usr/sbin
+[ -x "$ST_ETHTOOL/ethtool" ] || ST_ETHTOOL=""
 setup_pair
 
 run_selftest() {	# run_selftest SCRIPT
-	local log=$OUT/selftest-$1.log rc n_ok n_fail n_skip
-	(cd "$SELFTESTS" && env NETIF="$DUT_IF" LOCAL_V4=$DUT_IP REMOTE_V4=$PEER_IP \
+	local log=$OUT/selftest-${1//\//-}.log rc n_ok n_fail n_skip
+	(cd "$SELFTESTS" && env PATH="${ST_ETHTOOL:+$ST_ETHTOOL:}$PATH" NETIF="$DUT_IF" LOCAL_V4=$DUT_IP REMOTE_V4=$PEER_IP \
 		LOCAL_V6=$DUT_IP6 REMOTE_V6=$PEER_IP6 REMOTE_TYPE=netns REMOTE_ARGS=$NS \
 		timeout 900 /usr/bin/python3 "./$1") > "$log" 2>&1
 	rc=$?
@@ -23,7 +28,7 @@ run_selftest() {	# run_selftest SCRIPT
 		fail "selftest $1 (rc=$rc, $n_fail failed)" "$(grep -E '^(not ok|ok|#)' "$log" | tail -30)"
 	fi
 }
-for t in ${SELFTEST_SCRIPTS:-ping.py stats.py queues.py}; do
+for t in ${SELFTEST_SCRIPTS:-ping.py stats.py queues.py napi_id.py ring_reconfig.py}; do
 	run_selftest "$t"
 done
 teardown_pair
