@@ -13,8 +13,21 @@ ST_ETHTOOL=$(dirname "$IGB_RUST_BUILD")/tools/ethtool/usr/sbin
 [ -x "$ST_ETHTOOL/ethtool" ] || ST_ETHTOOL=""
 setup_pair
 
+# A script that takes the link down and up (queues.py, ring_reconfig.py, ...)
+# loses the IPv6 addresses, which the next one, preferring IPv6, then lacks:
+# each starts with both ends' addresses in place again.
+addrs_back() {
+	ip addr replace $DUT_IP/24 dev "$DUT_IF"
+	ip addr replace $DUT_IP6/64 dev "$DUT_IF" nodad
+	ip -n $NS addr replace $PEER_IP/24 dev "$PEER_IF"
+	ip -n $NS addr replace $PEER_IP6/64 dev "$PEER_IF" nodad
+	ip link set "$DUT_IF" up
+	ip -n $NS link set "$PEER_IF" up
+	wait_carrier "$DUT_IF" 1
+}
 run_selftest() {	# run_selftest SCRIPT
 	local log=$OUT/selftest-${1//\//-}.log rc n_ok n_fail n_skip
+	addrs_back
 	(cd "$SELFTESTS" && env PATH="${ST_ETHTOOL:+$ST_ETHTOOL:}$PATH" NETIF="$DUT_IF" LOCAL_V4=$DUT_IP REMOTE_V4=$PEER_IP \
 		LOCAL_V6=$DUT_IP6 REMOTE_V6=$PEER_IP6 REMOTE_TYPE=netns REMOTE_ARGS=$NS \
 		timeout 900 /usr/bin/python3 "./$1") > "$log" 2>&1
