@@ -334,28 +334,18 @@ impl<P: Poll> Napi<P> {
                 // because the index is below both queue counts `dev` was allocated with
                 // (safety requirement; the core allocates one entry per queue of the larger
                 // count) and which no other instance uses (one instance per queue pair).
-                // `napi_enable` and `napi_disable` run on the instance just added, disabled,
-                // in process context (it may sleep), before anything else knows it.
                 unsafe {
                     let napi = Opaque::cast_into(&raw const (*this.as_ptr()).core.inner);
                     // `queue` is the field, initialised above.
                     match *queue {
-                        Some(q) => {
-                            // Below the device's queue counts, so it fits a `c_int`.
-                            bindings::netif_napi_add_config(
-                                dev,
-                                napi,
-                                Some(Self::poll_callback),
-                                q as c_int,
-                            );
-                            // The first enable gives the config its ID. Here, in the order
-                            // the instances are added, the IDs grow in that order whatever
-                            // order a driver enables them in later, and the device's NAPI
-                            // list (newest first) stays sorted by ID, as the netlink dump
-                            // needs.
-                            bindings::napi_enable(napi);
-                            bindings::napi_disable(napi);
-                        }
+                        // Below the device's queue counts, so it fits a `c_int`. The
+                        // config gets its ID at the instance's first enable.
+                        Some(q) => bindings::netif_napi_add_config(
+                            dev,
+                            napi,
+                            Some(Self::poll_callback),
+                            q as c_int,
+                        ),
                         // No queue, no busy polling, no ID: a plain instance would get a
                         // new one at each enable, out of order with the persistent ones.
                         None => {
@@ -424,6 +414,10 @@ impl<P: Poll> Napi<P> {
     }
 
     /// Enables polling. Idempotent.
+    ///
+    /// An instance with a queue gets its NAPI ID at its first enable. The device's NAPI list
+    /// stays sorted by ID (as the netlink `napi-get` dump needs; out of order it warns and
+    /// pages badly) only if the instances are first enabled in the order they were added.
     #[inline]
     pub fn enable(&self, _rtnl: &netdev::Rtnl) {
         // SAFETY: RTNL is held (`_rtnl`), which serialises every access to `enabled`.
