@@ -274,13 +274,14 @@ for i in range(50):
 # an allocation with a fallback (kvmalloc's first try) or past the ones the
 # filter sees, and -G succeeds and is undone.
 ring_state() {	# sizes ethtool reports, then RDBAL/RDLEN/TDBAL/TDLEN of every queue
-	local q offs=""
+	local rxq=(/sys/class/net/$DUT_IF/queues/rx-*)
 	echo -n "$(ethtool -g "$DUT_IF" | awk '$1 == "RX:" { r = $2 } $1 == "TX:" { t = $2 } END { print r "/" t }')"
-	for q in $(seq 0 $(( $(ls -d /sys/class/net/$DUT_IF/queues/rx-* | wc -l) - 1 ))); do
-		offs+=" $((0xc000 + 0x40 * q)) $((0xc008 + 0x40 * q)) $((0xe000 + 0x40 * q)) $((0xe008 + 0x40 * q))"
-	done
-	# One bar_read for all registers: starting python takes seconds on the debug kernel.
-	bar_read $offs | paste -d, - - - - | awk '{ printf " q%d:%s", NR - 1, $0 } END { print "" }'
+	# From the register dump (ethtool -d): 36 device registers, then 13 per
+	# queue (7 RX from RDBAL, 6 TX from TDBAL). Reading BAR0 from Python
+	# instead took seconds per call on the debug kernel.
+	ethtool -d "$DUT_IF" raw on | od -An -v -tu4 -w4 | awk -v nq=${#rxq[@]} '{ r[NR - 1] = $1 }
+		END { for (q = 0; q < nq; q++) { b = 36 + 13 * q; printf " q%d:%s,%s,%s,%s", q, r[b], r[b + 2], r[b + 7], r[b + 9] }
+		      print "" }'
 }
 ring_enomem() {
 	local start size e before after c0 n rc=0 failed=0 absorbed=""
@@ -343,10 +344,9 @@ fi
 # instances move data: on the debug kernel, lockdep sees every pairing.
 # The transfer lasts as long as the changes: the sender repeats the blob
 # until told to stop, the receiver checks every blob-sized piece by sha256.
-race_stream() {	# race_stream tx|rx: prints "N blobs intact" or what failed
-	local dir=$1 port=5004 size sender recv rp
+race_stream() {	# race_stream tx|rx PORT: prints "N blobs intact" or what failed
+	local dir=$1 port=$2 size sender recv rp
 	size=$(stat -c %s /run/igbt/blob)
-	rm -f /run/igbt/race.stop
 	sender="while :; do cat /run/igbt/blob; [ -e /run/igbt/race.stop ] && break; done"
 	recv=(python3 -c '
 import hashlib, sys
@@ -374,8 +374,6 @@ sys.exit(0 if n > 0 else "nothing arrived")' "$size" "${want_sum%% *}")
 	fi
 	wait $rp
 }
-YNL=(/usr/bin/python3 "$KSRC/tools/net/ynl/pyynl/cli.py" --no-schema --output-json
-     --spec "$KSRC/Documentation/netlink/specs/netdev.yaml")
 # netdev netlink dumps of the DUT's queue statistics, queues, NAPIs and page
 # pools, in a loop until the race stops: each takes the locks the changes
 # take. Prints "N rounds ..."; fails on the first dump that fails.
@@ -397,18 +395,19 @@ print(f"{n} rounds of qstats, queue, napi and page-pool dumps")
 sys.exit(0 if n > 0 else "no dump completed")
 EOF2
 }
-flap_race() {	# flap_race tx|rx
-	local dir=$1 i bp dp rc=0 err="" nq usecs pause
-	progress "flap race $dir"
+flap_race() {	# both directions at once: DUT -> peer on port 5004, peer -> DUT on 5007
+	local d i dp rc=0 err="" nq usecs pause
+	progress "flap race"
 	nq=$(ethtool -l "$DUT_IF" | awk '/^Combined:/ { v = $2 } END { print v }')
 	usecs=$(ethtool -c "$DUT_IF" | awk '/^rx-usecs:/ { print $2 }')
 	pause=$(ethtool -a "$DUT_IF" | awk '/^RX:/ { r = $2 } /^TX:/ { t = $2 } END { print "rx " r " tx " t }')
-	( race_stream "$dir" > /run/igbt/race.log 2>&1; echo $? > /run/igbt/race.rc ) &
-	bp=$!
-	# The flaps race the transfer, not its set-up: a connect while the link is down
-	# fails with ENETUNREACH. Start once the connection is established.
+	rm -f /run/igbt/race.stop /run/igbt/race.*.rc
+	( race_stream tx 5004 > /run/igbt/race.tx.log 2>&1; echo $? > /run/igbt/race.tx.rc ) &
+	( race_stream rx 5007 > /run/igbt/race.rx.log 2>&1; echo $? > /run/igbt/race.rx.rc ) &
+	# The flaps race the transfers, not their set-up: a connect while the
+	# link is down fails with ENETUNREACH. Start once both are established.
 	for i in $(seq 1 300); do
-		ss -Htn state established '( sport = :5004 or dport = :5004 )' | grep -q . && break
+		[ "$(ss -Htn state established '( dport = :5004 or sport = :5007 )' | wc -l)" -ge 2 ] && break
 		sleep 0.1
 	done
 	race_dumps "$(cat /sys/class/net/$DUT_IF/ifindex)" > /run/igbt/dumps.log 2>&1 &
@@ -447,76 +446,91 @@ flap_race() {	# flap_race tx|rx
 		sleep 0.5
 	done
 	touch /run/igbt/race.stop
-	wait $bp
 	wait $dp || err+=" netlink-dumps($(tail -n 1 /run/igbt/dumps.log))"
-	note "race $dir: $(cat /run/igbt/race.log); $(tail -n 1 /run/igbt/dumps.log)"
-	echo "$(cat /run/igbt/race.log)${err:+; failed:$err}"
-	[ -z "$err" ] && [ "$(cat /run/igbt/race.rc)" = 0 ]
+	for d in tx rx; do
+		for i in $(seq 1 1200); do [ -e /run/igbt/race.$d.rc ] && break; sleep 0.5; done
+		[ "$(cat /run/igbt/race.$d.rc 2>/dev/null)" = 0 ] || rc=1
+	done
+	note "race: tx $(tail -n 1 /run/igbt/race.tx.log), rx $(tail -n 1 /run/igbt/race.rx.log); $(tail -n 1 /run/igbt/dumps.log)"
+	echo "tx: $(cat /run/igbt/race.tx.log); rx: $(cat /run/igbt/race.rx.log)${err:+; failed:$err}"
+	[ -z "$err" ] && [ $rc = 0 ]
 }
 if part flap; then
 	[ -d "$OUT/qmp" ] || note "no QEMU monitor relay: link flaps by ip link only"
 	what="link flaps, MTU, rx-copybreak, -L, -X, -C, -A, -G, VLAN add/del, rxvlan/txvlan, netlink dumps"
-	check "$what racing ${STRESS_MB} MB DUT -> peer: intact" flap_race tx
-	check "$what racing ${STRESS_MB} MB peer -> DUT: intact" flap_race rx
+	check "$what racing ${STRESS_MB} MB blobs DUT -> peer and peer -> DUT at once: all intact" flap_race
 	check "after the races: channels, rings and VLAN offloads as before" \
 		test "$(ethtool -l "$DUT_IF" | awk '/^Combined:/ { v = $2 } END { print v }')/$(ring_state | cut -d' ' -f1)/$(ethtool -k "$DUT_IF" | grep -c '^[rt]x-vlan-offload: on')" = "$(nproc | awk '{ print ($1 < 8 ? $1 : 8) }')/256/256/2"
 fi
 
 # --- f. page_pool pages in flight return after rmmod ------------------------
-pools() {	# pools: "id ifindex inflight detached" per page_pool of this netns
-	"${YNL[@]}" --dump page-pool-get | python3 -c '
-import json, sys
-for p in json.load(sys.stdin):
-    print(p["id"], p.get("ifindex", 0), p.get("inflight", 0), 1 if "detach-time" in p else 0)'
-}
+# One Python process does it all (each start takes seconds on the debug
+# kernel): a receiver holds 256 KB from the peer unread in its socket, so
+# pages are in flight; the driver is unloaded; netdev netlink must list the
+# DUT's pools with pages in flight, and none of them once the socket closes.
+# A pool is listed only when the driver names its net_device in
+# page_pool_params (.netdev); without that no tool can watch it.
+#
 # TCP frees a closed socket's skbs with skb_attempt_defer_free(): those
 # allocated on another CPU wait in that CPU's defer list until it next runs
 # NET_RX, which with the DUT gone may be never. A loopback ping on each CPU
 # raises NET_RX there and flushes the list.
-flush_defer_lists() {
-	local c
-	ip link set lo up
-	for c in $(seq 0 $(( $(nproc) - 1 ))); do
-		taskset -c "$c" ping -q -c 1 -W 1 127.0.0.1 >/dev/null 2>&1
-	done
-}
 pp_inflight_after_rmmod() {
-	local ifindex ids i left held port=5005
 	progress "page_pool after rmmod"
-	ifindex=$(cat /sys/class/net/$DUT_IF/ifindex)
-	ids=$(pools | awk -v i="$ifindex" '$2 == i { print $1 }')
-	# A pool is listed only when the driver names its net_device in
-	# page_pool_params (.netdev); without that no tool can watch it.
-	[ -n "$ids" ] || { echo "no page_pool of $DUT_IF (ifindex $ifindex) in page-pool-get; all pools: $(pools | tr '\n' ';')"; return 1; }
+	rm -f /run/igbt/pp.note
+	ip link set lo up
 	ethtool --set-tunable "$DUT_IF" rx-copybreak 0
-	# A receiver that holds 256 KB in its socket, unread: pages in flight.
-	python3 -c '
-import socket, sys, time
-s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-s.bind(("0.0.0.0", int(sys.argv[1]))); s.listen(1)
-c, _ = s.accept(); time.sleep(3600)' $port &
-	local holder=$!
-	wait_listen $port || { kill $holder; echo "holder did not start"; return 1; }
-	head -c 256K /run/igbt/blob | ip netns exec $NS timeout 30 socat -u - TCP:$DUT_IP:$port
-	sleep 1
-	rmmod igb_rust || { kill $holder; echo "rmmod failed"; return 1; }
-	held=$(pools | awk -v ids=" $(echo $ids) " 'index(ids, " " $1 " ") && $3 > 0 { n += $3 } END { print n + 0 }')
-	kill $holder
-	wait $holder 2>/dev/null
-	for i in $(seq 1 20); do
-		flush_defer_lists
-		left=$(pools | awk -v ids=" $(echo $ids) " 'index(ids, " " $1 " ")')
-		[ -z "$left" ] && break
-		sleep 0.5
-	done
-	progress "page_pool: $i rounds until the pools were gone"
-	note "pools of $DUT_IF: $(echo $ids); in flight after rmmod, socket open: $held; left after close: ${left:-none} (after $i rounds)"
-	[ "$held" -gt 0 ] && [ -z "$left" ]
+	python3 - "$KSRC" "$(cat /sys/class/net/$DUT_IF/ifindex)" "$NS" "$DUT_IP" <<'EOF2'
+import os, socket, subprocess, sys, time
+sys.path.append(sys.argv[1] + "/tools/net/ynl/pyynl")
+from lib import YnlFamily
+ynl = YnlFamily(sys.argv[1] + "/Documentation/netlink/specs/netdev.yaml", schema="")
+ifindex, ns, dut_ip, port = int(sys.argv[2]), sys.argv[3], sys.argv[4], 5005
+def pools():	# id -> attributes, of every page_pool of this netns
+    return {p["id"]: p for p in ynl.dump("page-pool-get", {})}
+def progress(m):
+    with open("/dev/kmsg", "w") as k:
+        k.write(f"igb_rust stress: {m}\n")
+ids = [i for i, p in pools().items() if p.get("ifindex") == ifindex]
+if not ids:
+    sys.exit(f"no page_pool of ifindex {ifindex} in page-pool-get; all pools: {pools()}")
+s = socket.socket()
+s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(("0.0.0.0", port))
+s.listen(1)
+snd = subprocess.Popen(["ip", "netns", "exec", ns, "sh", "-c",
+                        f"head -c 256K /run/igbt/blob | timeout 30 socat -u - TCP:{dut_ip}:{port}"])
+s.settimeout(60)
+c, _ = s.accept()
+if snd.wait() != 0:
+    sys.exit("the peer could not send")
+time.sleep(1)
+if subprocess.run(["rmmod", "igb_rust"]).returncode != 0:
+    sys.exit("rmmod failed")
+held = sum(p.get("inflight", 0) for i, p in pools().items() if i in ids)
+c.close()
+s.close()
+for rounds in range(1, 21):
+    for cpu in sorted(os.sched_getaffinity(0)):
+        subprocess.run(["taskset", "-c", str(cpu), "ping", "-q", "-c", "1", "-W", "1", "127.0.0.1"],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    left = [i for i in pools() if i in ids]
+    if not left:
+        break
+    time.sleep(0.5)
+progress(f"page_pool: {rounds} rounds until the pools were gone")
+with open("/run/igbt/pp.note", "w") as f:
+    f.write(f"pools of the DUT: {' '.join(map(str, ids))}; in flight after rmmod, socket open: {held};"
+            f" left after close: {' '.join(map(str, left)) or 'none'} (after {rounds} rounds)")
+sys.exit(0 if held > 0 and not left else "pages were not in flight after rmmod, or did not return")
+EOF2
+	local rc=$?
+	[ ! -s /run/igbt/pp.note ] || note "$(cat /run/igbt/pp.note)"
+	return $rc
 }
 part pagepool &&
 	check "page_pool: pages held by a socket stay in flight after rmmod, all return once it closes" \
 		pp_inflight_after_rmmod
-teardown_pair
 
 # --- d. load/unload cycles under traffic -----------------------------------
 # The peer floods the DUT's address; each cycle loads igb_rust, brings the
@@ -565,10 +579,12 @@ cycles_under_traffic() {
 	note "$done_n of $n cycles in $(echo "$t1 - $t0" | bc) s"
 	[ "$done_n" = "$n" ] && ! grep -q '^igb_rust ' /proc/modules
 }
-setup_pair v4only
+# The pair stays: the peer, in its namespace, floods the DUT's address.
 if part cycles; then
-	ip link set "$DUT_IF" down
-	ip addr flush dev "$DUT_IF"
+	if lsmod | grep -q '^igb_rust '; then
+		ip link set "$DUT_IF" down
+		ip addr flush dev "$DUT_IF"
+	fi
 	check "$STRESS_CYCLES load/up/unload cycles while the peer floods, each receives frames" \
 		cycles_under_traffic "$STRESS_CYCLES"
 	insmod "$IGB_RUST_KO"
