@@ -66,6 +66,9 @@ MAKE=(make -C "$TREE" O="$BUILD" LLVM="$LLVM_SUFFIX"
       RUST_LIB_SRC="$RUST_SRC_ROOT/usr/lib/rustlib/src/rust/library"
       BINDGEN="$TOOLS/bin/bindgen" -j"$(nproc)")
 "${MAKE[@]}" -s rustavailable >/dev/null || { "${MAKE[@]}" rustavailable; die "Rust toolchain not usable"; }
+# The tree and the toolchain are in place: `make check` may start the other
+# kernel's build now, beside this one (see scripts/check.sh).
+[ -z "${IGB_RUST_TREE_READY:-}" ] || : > "$IGB_RUST_TREE_READY"
 
 if [ ! -f "$BUILD/.config" ]; then
 	log "configuring $BUILD"
@@ -97,26 +100,25 @@ t0=$(date +%s)
 "${MAKE[@]}" -s INSTALL_MOD_PATH="$BUILD/mods" modules_install >/dev/null
 log "kernel built in $(( $(date +%s) - t0 )) s"
 
+# The programs the kernel's driver selftests need live in the shared tree,
+# and both kernels' builds may make them at once: each is written under a
+# name of its own and renamed into place.
+ST=$TREE/tools/testing/selftests
 # The XDP program the kernel's driver selftests attach (ping.py).
-XDP_OBJ=$TREE/tools/testing/selftests/net/lib/xdp_dummy.bpf.o
+XDP_OBJ=$ST/net/lib/xdp_dummy.bpf.o
 if [ ! -f "$XDP_OBJ" ]; then
 	clang$LLVM_SUFFIX -O2 -g -target bpf -I "$TREE/tools/include/uapi" \
 		-I "/usr/include/$(gcc -dumpmachine)" \
-		-c "$TREE/tools/testing/selftests/net/lib/xdp_dummy.bpf.c" -o "$XDP_OBJ"
+		-c "$ST/net/lib/xdp_dummy.bpf.c" -o "$XDP_OBJ.$$"
+	mv -f "$XDP_OBJ.$$" "$XDP_OBJ"
 fi
-
-# The AF_XDP socket helper of the driver selftests (queues.py).
-XSK_HELPER=$TREE/tools/testing/selftests/net/lib/xdp_helper
-if [ ! -x "$XSK_HELPER" ] || [ "$XSK_HELPER.c" -nt "$XSK_HELPER" ]; then
-	gcc -O2 -Wall -o "$XSK_HELPER" "$XSK_HELPER.c"
-fi
-
-# The helper programs of the other driver selftests that run in make check.
-ST=$TREE/tools/testing/selftests
-for h in drivers/net/napi_id_helper net/lib/csum net/lib/gro; do
+# The AF_XDP socket helper (queues.py) and those of the other selftests
+# that run in make check.
+for h in net/lib/xdp_helper drivers/net/napi_id_helper net/lib/csum net/lib/gro; do
 	if [ ! -x "$ST/$h" ] || [ "$ST/$h.c" -nt "$ST/$h" ]; then
-		gcc -O2 -Wall -I "$ST" -I "$TREE/tools/include/uapi" -o "$ST/$h" "$ST/$h.c" ||
+		gcc -O2 -Wall -I "$ST" -I "$TREE/tools/include/uapi" -o "$ST/$h.$$" "$ST/$h.c" ||
 			die "cannot build the selftest helper $h"
+		mv -f "$ST/$h.$$" "$ST/$h"
 	fi
 done
 

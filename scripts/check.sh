@@ -18,10 +18,11 @@
 # bench harness follow the production suite.
 #
 # From an empty cache the debug kernel is built in the background at the
-# lowest CPU priority while the production kernel's guests run: a TCG guest
-# leaves about 40% of the two host cores idle, and the build takes that
-# time instead of adding its own (15 minutes on 2 cores) to the run. The
-# debug kernel's guest runs last.
+# lowest CPU priority, from the moment the production build has laid out
+# the kernel tree: it takes the CPU the production build leaves idle in its
+# serial steps, then the time the production kernel's guests leave (a TCG
+# guest leaves about 40% of the two host cores idle), instead of adding its
+# own 15 minutes on 2 cores to the run. The debug kernel's guest runs last.
 #   TESTS="a b"                        only those guest parts, on each kernel
 #                                      (TESTS=intx: only the INTx boot)
 #   CHECK_KERNELS="production debug"   which kernels run the guest suite (default both)
@@ -46,11 +47,8 @@ RES=${RESULTS:-$CACHE/results/check-$(date +%Y%m%d-%H%M%S)}
 mkdir -p "$RES"
 T0=$(date +%s)
 timing() { echo "$1 $(( $(date +%s) - T0 ))" >> "$RES/timings.txt"; }	# seconds since start
-bash "$REPO/scripts/build.sh" || die "build failed"
-timing production-built
 debug_pid=""
-case " $CHECK_KERNELS $INTX_KERNEL " in
-*" debug "*)
+start_debug_build() {
 	log "building the debug kernel in the background (log: $RES/build-debug.log)"
 	# A new session is a new scheduler autogroup (sched_autogroup_enabled),
 	# which competes with the guest's as an equal whatever its tasks' nice
@@ -59,8 +57,26 @@ case " $CHECK_KERNELS $INTX_KERNEL " in
 		exec nice -n 19 bash "$0"' "$REPO/scripts/build.sh" > "$RES/build-debug.log" 2>&1 &
 	debug_pid=$!
 	# Its own process group: an early exit stops the whole build.
-	trap '[ -z "$debug_pid" ] || kill -- -"$debug_pid" 2>/dev/null' EXIT;;
+	trap '[ -z "$debug_pid" ] || kill -- -"$debug_pid" 2>/dev/null' EXIT
+}
+case " $CHECK_KERNELS $INTX_KERNEL " in
+*" debug "*)
+	# The debug build starts as soon as the production build has laid out
+	# the shared tree: at the lowest priority it takes only the CPU the
+	# production build leaves idle (its serial steps: the Rust crates, the
+	# links), and then the time the production guests leave.
+	ready=$RES/.tree-ready
+	rm -f "$ready"
+	IGB_RUST_TREE_READY=$ready bash "$REPO/scripts/build.sh" &
+	prod_pid=$!
+	while [ ! -e "$ready" ] && kill -0 "$prod_pid" 2>/dev/null; do sleep 1; done
+	[ ! -e "$ready" ] || start_debug_build
+	wait "$prod_pid" || die "build failed"
+	[ -n "$debug_pid" ] || start_debug_build;;
+*)
+	bash "$REPO/scripts/build.sh" || die "build failed";;
 esac
+timing production-built
 debug_ready() {	# waits for the background build of the debug kernel; false if it failed
 	[ -n "$debug_pid" ] || return 0
 	if wait "$debug_pid"; then
