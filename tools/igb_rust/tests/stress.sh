@@ -279,8 +279,11 @@ ring_state() {	# sizes ethtool reports, then RDBAL/RDLEN/TDBAL/TDLEN of every qu
 	# From the register dump (ethtool -d): 36 device registers, then 13 per
 	# queue (7 RX from RDBAL, 6 TX from TDBAL). Reading BAR0 from Python
 	# instead took seconds per call on the debug kernel.
+	# Fails when the dump is short: equal empty states must not pass for
+	# unchanged rings.
 	ethtool -d "$DUT_IF" raw on | od -An -v -tu4 -w4 | awk -v nq=${#rxq[@]} '{ r[NR - 1] = $1 }
-		END { for (q = 0; q < nq; q++) { b = 36 + 13 * q; printf " q%d:%s,%s,%s,%s", q, r[b], r[b + 2], r[b + 7], r[b + 9] }
+		END { if (NR < 36 + 13 * nq) exit 1
+		      for (q = 0; q < nq; q++) { b = 36 + 13 * q; printf " q%d:%s,%s,%s,%s", q, r[b], r[b + 2], r[b + 7], r[b + 9] }
 		      print "" }'
 }
 ring_enomem() {
@@ -293,18 +296,18 @@ ring_enomem() {
 	# Probability 0: only fail-nth injects, and only into the task that asks.
 	fpa_arm "$start" "$(printf '0x%x' $(( start + 0x$size )))" 0
 	fpa ignore-gfp-wait N
-	before=$(ring_state)
+	before=$(ring_state) || { echo "no register dump: $before"; return 1; }
 	for n in 1 2 3 4 5 6 7 8; do
 		if e=$(sh -c 'echo "$2" > /proc/self/fail-nth && exec ethtool -G "$1" rx 4096 tx 4096' \
 			sh "$DUT_IF" "$n" 2>&1); then
 			absorbed+=" $n"
 			ethtool -G "$DUT_IF" rx 256 tx 256 || { echo "undoing -G failed"; rc=1; break; }
-			before=$(ring_state)
+			before=$(ring_state) || { echo "no register dump"; rc=1; break; }
 			continue
 		fi
 		failed=$((failed + 1))
 		echo "$e" | grep -q 'Cannot allocate memory' || { echo "allocation $n: not ENOMEM: $e"; rc=1; break; }
-		after=$(ring_state)
+		after=$(ring_state) || { echo "no register dump"; rc=1; break; }
 		[ "$before" = "$after" ] || { echo "allocation $n failed, rings changed: $before -> $after"; rc=1; break; }
 	done
 	fpa_disarm
