@@ -14,10 +14,13 @@
 set -euo pipefail
 . "$(dirname "$0")/env.sh"
 
-bash "$REPO/scripts/setup.sh"
+# IGB_RUST_TREE_LAID_OUT=1 (make check's second build): another build has
+# set up the toolchain and laid out the tree; take both as they are.
+LAID_OUT=${IGB_RUST_TREE_LAID_OUT:-}
+[ -n "$LAID_OUT" ] || bash "$REPO/scripts/setup.sh"
 
 PRISTINE=$CACHE/linux-source-$KSERIES
-if [ ! -f "$PRISTINE/.unpacked-$KVER_DEB" ]; then
+if [ -z "$LAID_OUT" ] && [ ! -f "$PRISTINE/.unpacked-$KVER_DEB" ]; then
 	log "unpacking linux-source-$KSERIES $KVER_DEB"
 	rm -rf "$PRISTINE" "$CACHE/x"
 	mkdir -p "$CACHE/x"
@@ -32,7 +35,9 @@ KVERSION=$(make -s -C "$PRISTINE" kernelversion)
 # replace the files they change, so the pristine copy stays untouched.
 TREE=$CACHE/linux-$KVERSION
 series_id=$(cd "$REPO/patches" && cat series $(grep -v '^#' series) | sha1sum | cut -c1-12)
-if [ "$(cat "$TREE/.igb_rust-series" 2>/dev/null)" != "$series_id" ]; then
+if [ -n "$LAID_OUT" ]; then
+	[ -f "$TREE/.igb_rust-series" ] || die "IGB_RUST_TREE_LAID_OUT: no tree at $TREE"
+elif [ "$(cat "$TREE/.igb_rust-series" 2>/dev/null)" != "$series_id" ]; then
 	log "laying out $TREE (patch series $series_id)"
 	rm -rf "$TREE"
 	cp -al "$PRISTINE" "$TREE"
@@ -48,9 +53,11 @@ if [ "$(cat "$TREE/.igb_rust-series" 2>/dev/null)" != "$series_id" ]; then
 fi
 # New files of the project: copied only when their content changed, so an
 # unchanged file keeps its timestamp and is not rebuilt.
-(cd "$REPO" && git ls-files -co --exclude-standard rust Documentation 2>/dev/null ||
-	find rust Documentation -type f) > "$CACHE/overlay.list"
-rsync -rc --files-from="$CACHE/overlay.list" "$REPO/" "$TREE/"
+if [ -z "$LAID_OUT" ]; then
+	(cd "$REPO" && git ls-files -co --exclude-standard rust Documentation 2>/dev/null ||
+		find rust Documentation -type f) > "$CACHE/overlay.list"
+	rsync -rc --files-from="$CACHE/overlay.list" "$REPO/" "$TREE/"
+fi
 
 FRAGMENTS=("$REPO/scripts/kconfig/igb_rust.config")
 case "${KVARIANT:-}" in

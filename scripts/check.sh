@@ -48,16 +48,21 @@ mkdir -p "$RES"
 T0=$(date +%s)
 timing() { echo "$1 $(( $(date +%s) - T0 ))" >> "$RES/timings.txt"; }	# seconds since start
 debug_pid=""
+prod_pid=""
+# Builds in the background run in sessions of their own: an early exit (or
+# Ctrl-C, which background jobs of a script do not see) stops them whole.
+trap 'for p in $prod_pid $debug_pid; do kill -- -"$p" 2>/dev/null; done' EXIT
 start_debug_build() {
 	log "building the debug kernel in the background (log: $RES/build-debug.log)"
 	# A new session is a new scheduler autogroup (sched_autogroup_enabled),
 	# which competes with the guest's as an equal whatever its tasks' nice
 	# values: the group itself is niced, or the guests run at half speed.
-	KVARIANT=debug setsid sh -c '[ ! -w /proc/self/autogroup ] || echo 19 > /proc/self/autogroup
+	# The tree is the one the production build laid out: both kernels are
+	# built from the same sources, and nothing changes under the other build.
+	KVARIANT=debug IGB_RUST_TREE_LAID_OUT=1 setsid sh -c '[ ! -w /proc/self/autogroup ] ||
+		echo 19 > /proc/self/autogroup
 		exec nice -n 19 bash "$0"' "$REPO/scripts/build.sh" > "$RES/build-debug.log" 2>&1 &
 	debug_pid=$!
-	# Its own process group: an early exit stops the whole build.
-	trap '[ -z "$debug_pid" ] || kill -- -"$debug_pid" 2>/dev/null' EXIT
 }
 case " $CHECK_KERNELS $INTX_KERNEL " in
 *" debug "*)
@@ -67,11 +72,12 @@ case " $CHECK_KERNELS $INTX_KERNEL " in
 	# links), and then the time the production guests leave.
 	ready=$RES/.tree-ready
 	rm -f "$ready"
-	IGB_RUST_TREE_READY=$ready bash "$REPO/scripts/build.sh" &
+	IGB_RUST_TREE_READY=$ready setsid bash "$REPO/scripts/build.sh" &
 	prod_pid=$!
 	while [ ! -e "$ready" ] && kill -0 "$prod_pid" 2>/dev/null; do sleep 1; done
 	[ ! -e "$ready" ] || start_debug_build
 	wait "$prod_pid" || die "build failed"
+	prod_pid=""
 	[ -n "$debug_pid" ] || start_debug_build;;
 *)
 	bash "$REPO/scripts/build.sh" || die "build failed";;

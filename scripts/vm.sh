@@ -88,13 +88,15 @@ if [ -n "${VM_QMP_DIR:-}" ]; then
 fi
 
 # The guest sees the host's root read-only; results go to a shared folder.
+# The final test of a suite reads the whole kernel log: 1 MB of it keeps
+# every line of a run (the default 128 KB is about one suite's worth).
 export IGB_RUST_BUILD=$BUILD DUT_MAC PEER_MAC
 IGB_RUST_KVARIANT=${KVARIANT:-}
 cmd=$(printf '%q ' "$@")
 set +e
 timeout -k 10 "$timeout_s" vng -r "$KIMG" "${accel_args[@]}" --cpus "${VM_CPUS:-2}" \
 	--memory "${VM_MEM:-3G}" --verbose --disable-monitor \
-	--append "panic=-1 oops=panic softlockup_panic=1 $append" \
+	--append "panic=-1 oops=panic softlockup_panic=1 log_buf_len=1M $append" \
 	--rwdir "${VM_RWDIR:-/tmp}" \
 	--qemu-opts="$qopts" \
 	--exec "IGB_RUST_BUILD=$BUILD IGB_RUST_KVARIANT=$IGB_RUST_KVARIANT DUT_MAC=$DUT_MAC PEER_MAC=$PEER_MAC $cmd" \

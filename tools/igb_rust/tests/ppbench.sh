@@ -5,11 +5,11 @@
 setup_modules
 lsmod | grep -q '^igb_rust ' && rmmod igb_rust
 echo pp_bench > "/sys/bus/pci/devices/$DUT/driver_override"
-dmesg -C
+kmsg_mark ppbench
 swiotlb=no
 grep -qw 'swiotlb=force' /proc/cmdline && swiotlb=force
 check "pp_bench loads on the DUT (swiotlb=$swiotlb)" insmod "$PP_BENCH_KO"
-table=$(dmesg | sed -n 's/.*pp_bench: *//p')
+table=$(dmesg_since ppbench | sed -n 's/.*pp_bench: *//p')
 echo "$table" > "$OUT/pp_bench-swiotlb-$swiotlb.txt"
 note "pp_bench, swiotlb=$swiotlb:"
 echo "$table" | while read -r l; do note "  $l"; done

@@ -8,15 +8,17 @@ PROBE_CYCLES=${PROBE_CYCLES:-20}
 
 if setup_modules; then ok "found DUT $DUT and peer $PEER"; else fail "found DUT and peer" "$(lspci -n 2>&1)"; fi
 
-dmesg -C
+# The probe messages of this part, not those of the boot: the final check
+# of check.sh reads the whole log, which must not be cleared.
+kmsg_mark probe
 check "insmod igb_rust" insmod "$IGB_RUST_KO"
 check "igb_rust is bound to the DUT" test "$(driver_of "$DUT")" = igb_rust
 check "igb_rust left the peer alone" test "$(driver_of "$PEER")" != igb_rust
-probe_line=$(dmesg | grep "igb_rust $DUT: .*permanent MAC" || true)
+probe_line=$(dmesg_since probe | grep "igb_rust $DUT: .*permanent MAC" || true)
 if echo "$probe_line" | grep -qiE "permanent MAC $DUT_MAC(,|$)"; then
 	ok "probe reports the MAC QEMU was given ($DUT_MAC)"
 else
-	fail "probe reports the MAC QEMU was given ($DUT_MAC)" "$(dmesg | grep -i igb_rust)"
+	fail "probe reports the MAC QEMU was given ($DUT_MAC)" "$(dmesg_since probe | grep -i igb_rust)"
 fi
 check "BAR0 is claimed by igb_rust" grep -q igb_rust /proc/iomem
 
@@ -24,7 +26,7 @@ check "rmmod igb_rust" rmmod igb_rust
 check "DUT unbound after rmmod" test "$(driver_of "$DUT")" = none
 check "module gone after rmmod" sh -c '! grep -q "^igb_rust " /proc/modules'
 check "BAR0 released after rmmod" sh -c '! grep -q igb_rust /proc/iomem'
-check "unbind logged" sh -c "dmesg | grep -q 'igb_rust $DUT: removed'"
+check "unbind logged" grep -q "igb_rust $DUT: removed" <<< "$(dmesg_since probe)"
 
 cycles_ok=0
 for i in $(seq 1 "$PROBE_CYCLES"); do
@@ -37,7 +39,7 @@ done
 check "$PROBE_CYCLES load/unload cycles" test "$cycles_ok" = "$PROBE_CYCLES"
 check "$PROBE_CYCLES cycles leave no module, no region" \
 	sh -c '! grep -q "^igb_rust " /proc/modules && ! grep -q igb_rust /proc/iomem'
-probes=$(dmesg | grep -c "igb_rust $DUT: .*permanent MAC" || true)
+probes=$(dmesg_since probe | grep -c "igb_rust $DUT: .*permanent MAC" || true)
 check "each cycle probed once ($((PROBE_CYCLES + 1)) probes)" test "$probes" = $((PROBE_CYCLES + 1))
 
 # The peer is for the C driver; it must still probe with ours loaded.

@@ -9,7 +9,7 @@
 #                   debug kernel under TCG on a busy 2-core host; 200 would
 #                   add about 45 minutes)
 #   STRESS_MB       size of the checked transfers in MB (default 40)
-#   STRESS_ROUNDS   rounds of every reconfiguration racing each transfer
+#   STRESS_ROUNDS   rounds of every reconfiguration racing the transfers
 #                   (default 3; a round took about 80 s on the debug kernel)
 #   STRESS_PARTS    which parts run (default: all of netconsole pktgen
 #                   allocfail flap pagepool cycles)
@@ -274,16 +274,23 @@ for i in range(50):
 # an allocation with a fallback (kvmalloc's first try) or past the ones the
 # filter sees, and -G succeeds and is undone.
 ring_state() {	# sizes ethtool reports, then RDBAL/RDLEN/TDBAL/TDLEN of every queue
-	local rxq=(/sys/class/net/$DUT_IF/queues/rx-*)
-	echo -n "$(ethtool -g "$DUT_IF" | awk '$1 == "RX:" { r = $2 } $1 == "TX:" { t = $2 } END { print r "/" t }')"
+	local rxq=(/sys/class/net/$DUT_IF/queues/rx-*) sizes
+	sizes=$(ethtool -g "$DUT_IF" | awk '$1 == "RX:" { r = $2 } $1 == "TX:" { t = $2 } END { print r "/" t }')
+	echo -n "$sizes"
 	# From the register dump (ethtool -d): 36 device registers, then 13 per
 	# queue (7 RX from RDBAL, 6 TX from TDBAL). Reading BAR0 from Python
-	# instead took seconds per call on the debug kernel.
-	# Fails when the dump is short: equal empty states must not pass for
+	# instead took seconds per call on the debug kernel. Fails when the dump
+	# is short or its RDLEN/TDLEN do not match the sizes (16 bytes per
+	# descriptor): equal empty or misread states must not pass for
 	# unchanged rings.
-	ethtool -d "$DUT_IF" raw on | od -An -v -tu4 -w4 | awk -v nq=${#rxq[@]} '{ r[NR - 1] = $1 }
-		END { if (NR < 36 + 13 * nq) exit 1
-		      for (q = 0; q < nq; q++) { b = 36 + 13 * q; printf " q%d:%s,%s,%s,%s", q, r[b], r[b + 2], r[b + 7], r[b + 9] }
+	ethtool -d "$DUT_IF" raw on | od -An -v -tu4 -w4 |
+		awk -v nq=${#rxq[@]} -v sizes="$sizes" '{ r[NR - 1] = $1 }
+		END { if (NR < 36 + 13 * nq || split(sizes, s, "/") != 2) exit 1
+		      for (q = 0; q < nq; q++) {
+			b = 36 + 13 * q
+			if (r[b + 2] != s[1] * 16 || r[b + 9] != s[2] * 16) exit 1
+			printf " q%d:%s,%s,%s,%s", q, r[b], r[b + 2], r[b + 7], r[b + 9]
+		      }
 		      print "" }'
 }
 ring_enomem() {
@@ -293,10 +300,10 @@ ring_enomem() {
 	size=$(readelf -SW "$IGB_RUST_KO" | awk '{ for (i = 1; i <= NF; i++) if ($i == ".text") { print $(i + 4); exit } }')
 	[ -n "$start" ] && [ -n "$size" ] || { echo "no .text range of igb_rust"; return 1; }
 	c0=$(cat /sys/class/net/$DUT_IF/carrier_changes)
+	before=$(ring_state) || { echo "no register dump, or one that does not match the rings: $before"; return 1; }
 	# Probability 0: only fail-nth injects, and only into the task that asks.
 	fpa_arm "$start" "$(printf '0x%x' $(( start + 0x$size )))" 0
 	fpa ignore-gfp-wait N
-	before=$(ring_state) || { echo "no register dump: $before"; return 1; }
 	for n in 1 2 3 4 5 6 7 8; do
 		if e=$(sh -c 'echo "$2" > /proc/self/fail-nth && exec ethtool -G "$1" rx 4096 tx 4096' \
 			sh "$DUT_IF" "$n" 2>&1); then
@@ -399,14 +406,16 @@ sys.exit(0 if n > 0 else "no dump completed")
 EOF2
 }
 flap_race() {	# both directions at once: DUT -> peer on port 5004, peer -> DUT on 5007
-	local d i dp rc=0 err="" nq usecs pause
+	local i tp rp dp rc=0 err="" nq usecs pause
 	progress "flap race"
 	nq=$(ethtool -l "$DUT_IF" | awk '/^Combined:/ { v = $2 } END { print v }')
 	usecs=$(ethtool -c "$DUT_IF" | awk '/^rx-usecs:/ { print $2 }')
 	pause=$(ethtool -a "$DUT_IF" | awk '/^RX:/ { r = $2 } /^TX:/ { t = $2 } END { print "rx " r " tx " t }')
-	rm -f /run/igbt/race.stop /run/igbt/race.*.rc
-	( race_stream tx 5004 > /run/igbt/race.tx.log 2>&1; echo $? > /run/igbt/race.tx.rc ) &
-	( race_stream rx 5007 > /run/igbt/race.rx.log 2>&1; echo $? > /run/igbt/race.rx.rc ) &
+	rm -f /run/igbt/race.stop
+	race_stream tx 5004 > /run/igbt/race.tx.log 2>&1 &
+	tp=$!
+	race_stream rx 5007 > /run/igbt/race.rx.log 2>&1 &
+	rp=$!
 	# The flaps race the transfers, not their set-up: a connect while the
 	# link is down fails with ENETUNREACH. Start once both are established.
 	for i in $(seq 1 300); do
@@ -450,10 +459,8 @@ flap_race() {	# both directions at once: DUT -> peer on port 5004, peer -> DUT o
 	done
 	touch /run/igbt/race.stop
 	wait $dp || err+=" netlink-dumps($(tail -n 1 /run/igbt/dumps.log))"
-	for d in tx rx; do
-		for i in $(seq 1 1200); do [ -e /run/igbt/race.$d.rc ] && break; sleep 0.5; done
-		[ "$(cat /run/igbt/race.$d.rc 2>/dev/null)" = 0 ] || rc=1
-	done
+	wait $tp || rc=1
+	wait $rp || rc=1
 	note "race: tx $(tail -n 1 /run/igbt/race.tx.log), rx $(tail -n 1 /run/igbt/race.rx.log); $(tail -n 1 /run/igbt/dumps.log)"
 	echo "tx: $(cat /run/igbt/race.tx.log); rx: $(cat /run/igbt/race.rx.log)${err:+; failed:$err}"
 	[ -z "$err" ] && [ $rc = 0 ]
