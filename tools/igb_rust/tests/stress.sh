@@ -118,11 +118,12 @@ pktgen_shared() {	# pktgen_shared COUNT SIZE CLONE BURST [FLAG]
 	note "pktgen sent $sent, DUT counted $dtx, the peer received $drx, its UDP layer $du"
 	# With burst, pktgen may overshoot the count by part of a burst. The DUT
 	# must put every shared skb on the wire; the emulated peer NIC drops what
-	# its driver cannot take in time (half of it on the debug kernel under
-	# TCG), but every frame it receives must reach UDP with a good checksum,
-	# and at least a quarter must arrive.
+	# its driver cannot take in time (on the debug kernel under TCG 20 to 30%
+	# of the 60-byte frames arrived: 4143 and 6131 of 20000), but every frame
+	# it receives must reach UDP with a good checksum, and at least a tenth
+	# must arrive for that comparison to mean something.
 	[ "$sent" -ge "$count" ] && [ "$dtx" = "$sent" ] && [ "$du" = "$drx" ] &&
-		[ "$drx" -ge $((sent / 4)) ]
+		[ "$drx" -ge $((sent / 10)) ]
 }
 if part pktgen; then
 	check "pktgen clone_skb 100: 20000 x 60 B shared skbs all sent, what the peer receives reaches its UDP layer" \
