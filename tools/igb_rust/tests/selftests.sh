@@ -3,7 +3,8 @@
 # against igb_rust, the peer namespace acting as the remote end.
 #
 #   SELFTEST_SCRIPTS   which of them run (default: ping.py stats.py queues.py
-#                      napi_id.py ring_reconfig.py)
+#                      napi_id.py ring_reconfig.py napi_threaded.py
+#                      hw/pp_alloc_fail.py hw/csum.py hw/tso.py)
 
 KSRC=$(readlink -f "$IGB_RUST_BUILD/source")
 SELFTESTS=$KSRC/tools/testing/selftests/drivers/net
@@ -41,7 +42,8 @@ run_selftest() {	# run_selftest SCRIPT
 		fail "selftest $1 (rc=$rc, $n_fail failed)" "$(grep -E '^(not ok|ok|#)' "$log" | tail -30)"
 	fi
 }
-for t in ${SELFTEST_SCRIPTS:-ping.py stats.py queues.py napi_id.py ring_reconfig.py}; do
+for t in ${SELFTEST_SCRIPTS:-ping.py stats.py queues.py napi_id.py ring_reconfig.py napi_threaded.py
+	hw/pp_alloc_fail.py hw/csum.py hw/tso.py}; do
 	run_selftest "$t"
 done
 teardown_pair
