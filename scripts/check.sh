@@ -10,10 +10,11 @@
 # probe and the stress part (netpoll, shared skbs, allocation failures, every
 # reconfiguration racing traffic and netlink dumps, teardown under traffic),
 # with fewer repetitions and 16 MB transfers. Measured under TCG on a 2-core
-# host: the production suite takes 16 minutes, the debug part 22, the same
-# suite on the debug kernel over 70, so the whole of it on the debug kernel is
-# an option, not the default. From an empty cache the whole run took 66
-# minutes (2026-12-02; the timings.txt of each run has its checkpoints).
+# host (2026-12-02): the production suite takes 11 to 13 minutes, the debug
+# part 15 to 16, the same suite on the debug kernel over 70, so the whole of
+# it on the debug kernel is an option, not the default. From an empty cache
+# the whole run took 45 minutes (the timings.txt of each run has its
+# checkpoints), a warm run 32.
 # The page_pool benchmark with swiotlb, a boot with pci=nomsi (INTx) and the
 # bench harness follow the production suite.
 #
