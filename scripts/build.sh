@@ -20,7 +20,7 @@ LAID_OUT=${IGB_RUST_TREE_LAID_OUT:-}
 [ -n "$LAID_OUT" ] || bash "$REPO/scripts/setup.sh"
 
 PRISTINE=$CACHE/linux-source-$KSERIES
-if [ -z "$LAID_OUT" ] && [ ! -f "$PRISTINE/.unpacked-$KVER_DEB" ]; then
+if [ ! -f "$PRISTINE/.unpacked-$KVER_DEB" ]; then
 	log "unpacking linux-source-$KSERIES $KVER_DEB"
 	rm -rf "$PRISTINE" "$CACHE/x"
 	mkdir -p "$CACHE/x"
@@ -34,26 +34,26 @@ KVERSION=$(make -s -C "$PRISTINE" kernelversion)
 # The working tree is a hard-link farm of the pristine one: patch and rsync
 # replace the files they change, so the pristine copy stays untouched.
 TREE=$CACHE/linux-$KVERSION
-series_id=$(cd "$REPO/patches" && cat series $(grep -v '^#' series) | sha1sum | cut -c1-12)
 if [ -n "$LAID_OUT" ]; then
 	[ -f "$TREE/.igb_rust-series" ] || die "IGB_RUST_TREE_LAID_OUT: no tree at $TREE"
-elif [ "$(cat "$TREE/.igb_rust-series" 2>/dev/null)" != "$series_id" ]; then
-	log "laying out $TREE (patch series $series_id)"
-	rm -rf "$TREE"
-	cp -al "$PRISTINE" "$TREE"
-	rm -f "$TREE/.unpacked-$KVER_DEB"
-	if [ -f "$REPO/patches/series" ]; then
-		while read -r p; do
-			case "$p" in ''|'#'*) continue;; esac
-			patch -s -p1 -d "$TREE" --no-backup-if-mismatch < "$REPO/patches/$p" ||
-				die "patch $p does not apply to $KVERSION"
-		done < "$REPO/patches/series"
+else
+	series_id=$(cd "$REPO/patches" && cat series $(grep -v '^#' series) | sha1sum | cut -c1-12)
+	if [ "$(cat "$TREE/.igb_rust-series" 2>/dev/null)" != "$series_id" ]; then
+		log "laying out $TREE (patch series $series_id)"
+		rm -rf "$TREE"
+		cp -al "$PRISTINE" "$TREE"
+		rm -f "$TREE/.unpacked-$KVER_DEB"
+		if [ -f "$REPO/patches/series" ]; then
+			while read -r p; do
+				case "$p" in ''|'#'*) continue;; esac
+				patch -s -p1 -d "$TREE" --no-backup-if-mismatch < "$REPO/patches/$p" ||
+					die "patch $p does not apply to $KVERSION"
+			done < "$REPO/patches/series"
+		fi
+		echo "$series_id" > "$TREE/.igb_rust-series"
 	fi
-	echo "$series_id" > "$TREE/.igb_rust-series"
-fi
-# New files of the project: copied only when their content changed, so an
-# unchanged file keeps its timestamp and is not rebuilt.
-if [ -z "$LAID_OUT" ]; then
+	# New files of the project: copied only when their content changed, so
+	# an unchanged file keeps its timestamp and is not rebuilt.
 	(cd "$REPO" && git ls-files -co --exclude-standard rust Documentation 2>/dev/null ||
 		find rust Documentation -type f) > "$CACHE/overlay.list"
 	rsync -rc --files-from="$CACHE/overlay.list" "$REPO/" "$TREE/"
