@@ -32,11 +32,16 @@
 use crate::net::page_pool;
 use crate::{
     bindings, device,
-    net::{netdev, skb::SkBuff},
+    net::{netdev, skb::SkBuff, xdp},
     prelude::*,
     types::{NotThreadSafe, Opaque},
 };
-use core::{cell::UnsafeCell, marker::PhantomData, marker::PhantomPinned, num::NonZeroU32};
+use core::{
+    cell::{Cell, UnsafeCell},
+    marker::PhantomData,
+    marker::PhantomPinned,
+    num::NonZeroU32,
+};
 
 /// A per-queue poll routine.
 pub trait Poll: Send + Sync + Sized {
@@ -136,6 +141,9 @@ pub struct Rx<'a, 'n, P: Poll> {
     pub ctx: RxContext<'a, 'n>,
     /// The page pool bound to this instance, if it has one.
     pub pool: Option<&'a RxPool<'a>>,
+    /// The XDP info of the instance's RX queue, registered with its page pool: an instance
+    /// with both a queue and a pool has one.
+    pub xdp: Option<&'a xdp::RxQueue>,
 }
 
 /// Proof of running in the poll routine of one NAPI instance, in softirq context or in netpoll.
@@ -154,6 +162,8 @@ pub struct Rx<'a, 'n, P: Poll> {
 pub struct NapiContext<'n> {
     napi: *mut bindings::napi_struct,
     budget: u32,
+    /// Set when XDP redirected a frame: the poll flushes before it completes.
+    redirected: Cell<bool>,
     _brand: PhantomData<fn(&'n ()) -> &'n ()>,
     _not_send: NotThreadSafe,
 }
@@ -163,6 +173,13 @@ impl<'n> NapiContext<'n> {
     #[inline]
     pub fn budget(&self) -> u32 {
         self.budget
+    }
+
+    /// Records that XDP redirected a frame in this poll, so that it is flushed
+    /// (`xdp_do_flush()`) when the driver's poll returns.
+    #[inline]
+    pub(crate) fn note_redirect(&self) {
+        self.redirected.set(true);
     }
 
     /// Frees a transmitted skb into the per-CPU NAPI cache (`napi_consume_skb()`), or, when
@@ -263,7 +280,8 @@ struct NapiCore {
 ///   [`Napi::with_state`] while the instance is disabled and RTNL is held exclusively, or with
 ///   exclusive access while the device is not registered.
 /// - `pool`, once set, is bound to `core.inner` (`page_pool_params.napi`) and is destroyed
-///   before the instance is deleted.
+///   before the instance is deleted. `xdp` is set with it for an instance with a queue,
+///   registered with it for that RX queue of the device, and dropped before it.
 /// - `queue`, if set, is below the RX and TX queue counts the device was allocated with and
 ///   unique among the device's instances, which keeps its ID and settings in the device's
 ///   persistent NAPI config of that index; the queues of that index point at `core.inner`
@@ -278,6 +296,8 @@ pub struct Napi<P: Poll> {
     /// Set once, before the device is registered; destroyed on drop before the instance is
     /// deleted, while it is disabled.
     pool: UnsafeCell<Option<RxPool<'static>>>,
+    /// The XDP info of the queue, registered with `pool`: set with it, dropped before it.
+    xdp: UnsafeCell<Option<Pin<KBox<xdp::RxQueue>>>>,
     /// The queue pair linked to the instance while it is enabled.
     queue: Option<u32>,
     /// Index of the interrupt line that schedules it.
@@ -322,6 +342,7 @@ impl<P: Poll> Napi<P> {
             data <- data,
             state: UnsafeCell::new(state),
             pool: UnsafeCell::new(None),
+            xdp: UnsafeCell::new(None),
             queue,
             irq_line,
             _pin: PhantomPinned,
@@ -376,8 +397,21 @@ impl<P: Poll> Napi<P> {
         // the pool before it deletes the instance, while the instance is disabled; and it is
         // destroyed before `parent` is unbound (both safety requirements).
         let pool = unsafe { page_pool::PagePool::new_for_napi(parent, params, self.raw()) }?;
+        let rxq = match self.queue {
+            Some(q) => {
+                // SAFETY: `inner` is added, so its `dev` is the device, which outlives its
+                // instances; `q` is below its RX queue count (type invariant). The info is
+                // dropped before the pool (`PinnedDrop`).
+                let init = unsafe { xdp::RxQueue::new((*self.raw()).dev, q, &pool) };
+                Some(KBox::pin_init(init, GFP_KERNEL)?)
+            }
+            None => None,
+        };
         // SAFETY: Exclusive access (safety requirement).
-        unsafe { *self.pool.get() = Some(pool) };
+        unsafe {
+            *self.pool.get() = Some(pool);
+            *self.xdp.get() = rxq;
+        }
         Ok(())
     }
 
@@ -554,6 +588,7 @@ impl<P: Poll> Napi<P> {
         let ctx = NapiContext {
             napi,
             budget,
+            redirected: Cell::new(false),
             _brand: PhantomData,
             _not_send: PhantomData,
         };
@@ -562,15 +597,22 @@ impl<P: Poll> Napi<P> {
             // SCHED bit while polling), and `with_state` only runs while the instance is
             // disabled (type invariant), so these are the only references to `state` and
             // `pool`. Netpoll (budget 0) never gets here.
-            let (state, pool) = unsafe { (&mut *this.state.get(), &*this.pool.get()) };
+            let (state, pool, rxq) =
+                unsafe { (&mut *this.state.get(), &*this.pool.get(), &*this.xdp.get()) };
             // INVARIANT: a non-zero budget, so the core polls from softirq.
             Rx {
                 state,
                 ctx: RxContext { ctx: &ctx, budget },
                 pool: pool.as_ref(),
+                xdp: rxq.as_deref(),
             }
         });
         let done = this.data.poll(dev, &ctx, rx).min(budget);
+        if ctx.redirected.get() {
+            // SAFETY: The poll that redirected runs on this CPU with bottom halves disabled,
+            // which is where the per-CPU redirect queues are flushed; before completion.
+            unsafe { bindings::xdp_do_flush() };
+        }
         // Netpoll (budget 0) must never complete; a poll that used its whole budget stays
         // scheduled and is called again.
         // SAFETY: We are in the poll of `napi`, after the driver's last access to `state`.
@@ -593,9 +635,13 @@ impl<P: Poll> PinnedDrop for Napi<P> {
             // SAFETY: `inner` is added and enabled.
             unsafe { bindings::napi_disable(self.raw()) };
         }
-        // The pool goes first: it is bound to the instance and must not race its poll.
+        // The pool goes first: it is bound to the instance and must not race its poll. The
+        // XDP info registered with it goes before it.
         // SAFETY: `&mut self` excludes every other access; the instance is disabled.
-        drop(unsafe { (*self.pool.get()).take() });
+        unsafe {
+            drop((*self.xdp.get()).take());
+            drop((*self.pool.get()).take());
+        }
         // SAFETY: `inner` was added by `new` (an initialised `Napi` always is) and its
         // net_device is still allocated: only `Registration` makes instances, and it drops
         // them before it frees the device.

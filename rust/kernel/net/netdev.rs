@@ -21,6 +21,7 @@ use crate::{
     net::{
         napi::{self, Napi, Poll},
         skb::SkBuff,
+        xdp,
     },
     prelude::*,
     sync::{
@@ -265,6 +266,34 @@ pub trait Operations: Sized + Send + Sync {
     /// [`Operations::queue_stats_rx`].
     #[inline]
     fn queue_stats_tx(_dev: &Device<Self>, _index: u32, _stats: &mut QueueStatsTx) {
+        build_error!(VTABLE_DEFAULT_ERROR)
+    }
+
+    /// Attaches, replaces or detaches (`None`) the device's XDP program (`ndo_bpf` with
+    /// `XDP_SETUP_PROG`), under RTNL, up or not, while traffic may flow. The driver owns the
+    /// program it is given: it keeps it (typically in an [`xdp::ProgSlot`]) on success and
+    /// may drop it on failure; the old one is the driver's to drop. `extack` explains an error
+    /// to the user. Needs [`Config::xdp_features`] with [`xdp::Features::BASIC`].
+    #[inline]
+    fn xdp_setup(
+        _dev: &Device<Self>,
+        _rtnl: &mut Rtnl,
+        _prog: Option<xdp::Prog>,
+        _extack: &mut xdp::ExtAck<'_>,
+    ) -> Result {
+        build_error!(VTABLE_DEFAULT_ERROR)
+    }
+
+    /// Transmits frames that XDP redirected to the device (`ndo_xdp_xmit`); with `flush`, the
+    /// device is told about them before the call returns. Runs in softirq context on any CPU,
+    /// concurrently with everything but itself on that CPU, whether the interface is up or
+    /// not.
+    ///
+    /// Each frame the driver takes from `frames` is its own, to send or drop; the others go
+    /// back to the core, which counts them as dropped. An error with no frame taken is
+    /// reported as such; after a frame was taken, only the count is.
+    #[inline]
+    fn xdp_xmit(_dev: &Device<Self>, _frames: &mut xdp::XmitFrames<'_>, _flush: bool) -> Result {
         build_error!(VTABLE_DEFAULT_ERROR)
     }
 
@@ -953,6 +982,11 @@ pub struct Config<T: Operations> {
     pub irq_name: &'static CStr,
     /// Number of `ethtool -S` statistics at first (see [`Device::set_stats_count`]).
     pub stats_count: u32,
+    /// What the device does with XDP: [`xdp::Features::BASIC`] and
+    /// [`xdp::Features::REDIRECT`] need [`Operations::xdp_setup`],
+    /// [`xdp::Features::NDO_XMIT`] needs [`Operations::xdp_xmit`]; otherwise the registration
+    /// fails with `EINVAL`.
+    pub xdp_features: xdp::Features,
 }
 
 /// A registered network device owning a `T` and its NAPI instances.
@@ -1187,6 +1221,14 @@ impl<T: Operations> Registration<T> {
         if !is_valid_ether_addr(&config.mac) {
             return Err(fail(this, EADDRNOTAVAIL));
         }
+        let xf = config.xdp_features;
+        if (xf.contains(xdp::Features::BASIC) || xf.contains(xdp::Features::REDIRECT))
+            && !T::HAS_XDP_SETUP
+            || xf.contains(xdp::Features::NDO_XMIT) && !T::HAS_XDP_XMIT
+            || (T::HAS_XDP_SETUP && !xf.contains(xdp::Features::BASIC))
+        {
+            return Err(fail(this, EINVAL));
+        }
         // The core warns ("Buggy VLAN acceleration") and misbehaves if a filtering device
         // cannot be told about VLANs.
         if (config.features | config.hw_features) & NETIF_F_HW_VLAN_CTAG_FILTER != 0
@@ -1203,6 +1245,7 @@ impl<T: Operations> Registration<T> {
             if T::HAS_QUEUE_STATS_RX || T::HAS_QUEUE_STATS_TX || T::HAS_BASE_STATS {
                 (*raw).stat_ops = &StatOps::<T>::VTABLE;
             }
+            (*raw).xdp_features = xf.bits();
             (*raw).min_mtu = config.min_mtu;
             (*raw).max_mtu = config.max_mtu;
             (*raw).hw_features = config.hw_features;
@@ -1525,6 +1568,16 @@ impl<T: Operations> OpsTable<T> {
         } else {
             None
         },
+        ndo_bpf: if T::HAS_XDP_SETUP {
+            Some(Self::bpf)
+        } else {
+            None
+        },
+        ndo_xdp_xmit: if T::HAS_XDP_XMIT {
+            Some(Self::xdp_xmit)
+        } else {
+            None
+        },
         ndo_validate_addr: Some(bindings::eth_validate_addr),
         // SAFETY: All-zero is a valid `net_device_ops` (every member is an optional pointer).
         ..unsafe { core::mem::zeroed() }
@@ -1678,6 +1731,76 @@ impl<T: Operations> OpsTable<T> {
 }
 
 impl<T: Operations> OpsTable<T> {
+    /// # Safety
+    ///
+    /// As for `open`; `bpf` is a valid command for the call.
+    unsafe extern "C" fn bpf(
+        dev: *mut bindings::net_device,
+        bpf: *mut bindings::netdev_bpf,
+    ) -> c_int {
+        from_result(|| {
+            // SAFETY: As in `open`: registered for `T`, and `ndo_bpf` runs under RTNL.
+            let (d, mut rtnl) = unsafe { (Device::<T>::from_raw(dev), Rtnl::assume_held()) };
+            // SAFETY: `bpf` is valid for the call (safety requirement).
+            let bpf = unsafe { &mut *bpf };
+            if bpf.command != bindings::bpf_netdev_command_XDP_SETUP_PROG {
+                return Err(EINVAL);
+            }
+            // SAFETY: The union member of `XDP_SETUP_PROG`.
+            let (raw, ack) = unsafe {
+                (
+                    bpf.__bindgen_anon_1.__bindgen_anon_1.prog,
+                    bpf.__bindgen_anon_1.__bindgen_anon_1.extack,
+                )
+            };
+            // The core moved a reference to the new program to us, which it drops itself if
+            // we fail. The driver gets a reference of its own, whatever it does with it; ours
+            // is dropped once the driver succeeded.
+            // SAFETY: A non-null `raw` is a live XDP program we hold a reference to.
+            let prog = NonNull::new(raw).map(|p| unsafe { xdp::Prog::from_raw_get(p) });
+            // SAFETY: The extack is null or valid for the call, and only we use it meanwhile.
+            let mut ack = unsafe { xdp::ExtAck::from_raw(ack) };
+            T::xdp_setup(d, &mut rtnl, prog, &mut ack)?;
+            if let Some(p) = NonNull::new(raw) {
+                // SAFETY: The reference the core moved to us, given up now that we succeeded.
+                unsafe { bindings::bpf_prog_put(p.as_ptr()) };
+            }
+            Ok(0)
+        })
+    }
+
+    /// # Safety
+    ///
+    /// As for `open`; `frames` holds `n` valid XDP frames the caller owns; softirq context.
+    unsafe extern "C" fn xdp_xmit(
+        dev: *mut bindings::net_device,
+        n: c_int,
+        frames: *mut *mut bindings::xdp_frame,
+        flags: u32,
+    ) -> c_int {
+        if flags & !bindings::XDP_XMIT_FLAGS_MASK != 0 {
+            return EINVAL.to_errno();
+        }
+        let n = usize::try_from(n).unwrap_or(0);
+        if n == 0 || frames.is_null() {
+            return 0;
+        }
+        // SAFETY: `dev` is registered for `T` (safety requirement); redirects to it happen
+        // from softirq while it is registered.
+        let d = unsafe { Device::<T>::from_raw(dev) };
+        // SAFETY: `frames` holds `n` pointers, valid for the call (safety requirement).
+        let list = unsafe { core::slice::from_raw_parts(frames, n) };
+        // SAFETY: The frames are the caller's, who takes back those we do not take (the ones
+        // after the count we return), in softirq context.
+        let mut it = unsafe { xdp::XmitFrames::new(list) };
+        let r = T::xdp_xmit(d, &mut it, flags & bindings::XDP_XMIT_FLUSH != 0);
+        match r {
+            Err(e) if it.taken() == 0 => e.to_errno(),
+            // At most `n`, which came from a `c_int`.
+            _ => it.taken() as c_int,
+        }
+    }
+
     /// # Safety
     ///
     /// As for `open`.

@@ -384,25 +384,40 @@ impl<'p> Page<'p> {
     /// On allocation failure, or if the frame does not fit in front of the skb's shared info,
     /// the page is handed back so the caller can recycle it and count the failure.
     #[inline]
-    pub fn build_skb(
-        self,
-        _rx: &RxContext<'_, '_>,
-        len: u32,
-    ) -> core::result::Result<SkBuff, Self> {
+    pub fn build_skb(self, rx: &RxContext<'_, '_>, len: u32) -> core::result::Result<SkBuff, Self> {
         let headroom = self.pool.offset();
-        let fits = headroom
-            .checked_add(len)
-            .and_then(|n| n.checked_add(SKB_SHINFO_SIZE))
-            .is_some_and(|n| n <= PAGE_SIZE);
-        if !fits {
+        if !Self::fits(headroom, len) {
             return Err(self);
         }
-        // SAFETY: The range is inside the page (checked above), which `pool` mapped.
-        unsafe {
-            bindings::page_pool_dma_sync_for_cpu(self.pool.as_raw(), self.page.as_ptr(), 0, len)
-        };
-        // SAFETY: The page is ours and in the linear map (order-0 pool pages).
-        let va = unsafe { bindings::page_pool_page_address(self.page.as_ptr()) };
+        self.sync_for_cpu(len);
+        self.build_skb_at(rx, headroom, len)
+    }
+
+    /// Whether `len` bytes at `start` leave room for the skb's shared info in the page.
+    #[inline]
+    fn fits(start: u32, len: u32) -> bool {
+        start
+            .checked_add(len)
+            .and_then(|n| n.checked_add(SKB_SHINFO_SIZE))
+            .is_some_and(|n| n <= PAGE_SIZE)
+    }
+
+    /// Builds an skb around the page whose data are the `len` bytes at `start` from the page's
+    /// beginning, already visible to the CPU (no sync is done: after XDP ran, a sync would
+    /// bring back what the device wrote over the program's changes where DMA bounces). The
+    /// page comes back if they do not leave room for the shared info or on allocation
+    /// failure.
+    #[inline]
+    pub(crate) fn build_skb_at(
+        self,
+        _rx: &RxContext<'_, '_>,
+        start: u32,
+        len: u32,
+    ) -> core::result::Result<SkBuff, Self> {
+        if !Self::fits(start, len) {
+            return Err(self);
+        }
+        let va = self.address();
         // SAFETY: `napi_build_skb` must run in NAPI softirq context, which `_rx` proves; `va`
         // is a whole page we own.
         let skb = unsafe { bindings::napi_build_skb(va, PAGE_SIZE) };
@@ -414,11 +429,36 @@ impl<'p> Page<'p> {
         // SAFETY: `skb` is new and ours; headroom, data and shared info fit in the page
         // (checked above), so neither call can overrun.
         unsafe {
-            bindings::skb_reserve(skb, headroom as c_int);
+            bindings::skb_reserve(skb, start as c_int);
             bindings::skb_put(skb, len);
             bindings::skb_mark_for_recycle(skb);
             Ok(SkBuff::from_raw(skb))
         }
+    }
+
+    /// The pool's offset, where the device starts writing.
+    #[inline]
+    pub(crate) fn pool_offset(&self) -> u32 {
+        self.pool.offset()
+    }
+
+    /// Makes the `len` bytes the device wrote at the pool's offset visible to the CPU,
+    /// clamped to the page.
+    #[inline]
+    pub(crate) fn sync_for_cpu(&self, len: u32) {
+        let len = len.min(PAGE_SIZE - self.pool.offset());
+        // SAFETY: The range is inside the page (clamped above; the offset is below
+        // `PAGE_SIZE`, pool invariant), which `pool` mapped.
+        unsafe {
+            bindings::page_pool_dma_sync_for_cpu(self.pool.as_raw(), self.page.as_ptr(), 0, len)
+        };
+    }
+
+    /// The page's kernel address (order-0 pool pages are in the linear map).
+    #[inline]
+    pub(crate) fn address(&self) -> *mut c_void {
+        // SAFETY: The page is ours and live.
+        unsafe { bindings::page_pool_page_address(self.page.as_ptr()) }
     }
 
     /// Adds the `len` bytes the device wrote at the pool's offset to `skb` as a page fragment;
@@ -445,8 +485,10 @@ impl<'p> Page<'p> {
         Ok(())
     }
 
+    /// Gives up the page without returning it: its reference now belongs to whatever the
+    /// caller handed the page to.
     #[inline]
-    fn into_raw(self) -> NonNull<bindings::page> {
+    pub(crate) fn into_raw(self) -> NonNull<bindings::page> {
         let p = self.page;
         core::mem::forget(self);
         p

@@ -21,7 +21,7 @@ use crate::{
     bindings, device,
     dma::{streaming, DataDirection, DmaAddress},
     error::to_result,
-    net::netdev,
+    net::{netdev, xdp},
     prelude::*,
 };
 use core::{mem::MaybeUninit, ptr::NonNull};
@@ -666,8 +666,9 @@ impl SkBuff {
 /// # Invariants
 ///
 /// `n <= N`; each of `seg[..n]` is initialised and is a live `ToDevice` mapping on `dev` of
-/// `seg[i].len` bytes at `seg[i].addr`: `seg[0]` of the linear data (`dma_map_single()`) if
-/// `head`, the others of page fragments (`dma_map_page()`).
+/// `seg[i].len` bytes at `seg[i].addr`: `seg[0]` of the linear data of an skb or the data of
+/// an XDP frame (`dma_map_single()`) if `head`, the others of page fragments
+/// (`dma_map_page()`).
 struct Segments<'a, const N: usize> {
     dev: &'a device::Device<device::Bound>,
     head: bool,
@@ -751,6 +752,36 @@ impl<'a, const N: usize> Segments<'a, N> {
         Ok(())
     }
 
+    /// Maps the data of `frame`, a single piece.
+    ///
+    /// # Safety
+    ///
+    /// No mapping may be held (`n == 0`). On success, `frame` must stay alive and unchanged
+    /// until the mapping is undone ([`Segments::unmap`] or drop).
+    #[inline]
+    unsafe fn map_frame(&mut self, frame: &xdp::Frame) -> Result {
+        let len = frame.len();
+        if len == 0 || N == 0 {
+            return Err(EMSGSIZE);
+        }
+        // SAFETY: The frame's `len` bytes at its data lie in its buffer (`Frame` invariant),
+        // which stays valid and unwritten until the mapping is undone (safety requirement),
+        // which `unmap` does once, with `unmap_single` (`head` is set below).
+        let addr = unsafe {
+            streaming::map_single(
+                self.dev,
+                frame.data_ptr(),
+                len as usize,
+                DataDirection::ToDevice,
+            )
+        }?;
+        self.head = true;
+        // SAFETY: `n == 0 < N` (safety requirement, `N` checked above); a live single mapping
+        // of `len` bytes, the first entry, with `head` set.
+        unsafe { self.push(addr, len) };
+        Ok(())
+    }
+
     /// Records a live mapping.
     ///
     /// # Safety
@@ -808,7 +839,7 @@ impl<const N: usize> Drop for Segments<'_, N> {
 /// # Examples
 ///
 /// ```
-/// use kernel::{device, net::skb::{MapSlot, SkBuff}};
+/// use kernel::{device, net::skb::{MapSlot, SkBuff, TxBuf}};
 ///
 /// /// Queues `skb` in a free slot; `write` stands in for filling a descriptor.
 /// fn queue(slot: &mut MapSlot<'_, 4>, skb: SkBuff, mut write: impl FnMut(u64, u32)) -> Result {
@@ -821,7 +852,7 @@ impl<const N: usize> Drop for Segments<'_, N> {
 /// }
 ///
 /// /// Once the device reports the frame sent: unmapped, ready to be freed.
-/// fn complete(slot: &mut MapSlot<'_, 4>) -> Option<SkBuff> {
+/// fn complete(slot: &mut MapSlot<'_, 4>) -> Option<TxBuf> {
 ///     slot.take()
 /// }
 ///
@@ -836,13 +867,23 @@ impl<const N: usize> Drop for Segments<'_, N> {
 ///
 /// # Invariants
 ///
-/// If `skb` is `Some`, `segs` maps exactly its linear data (if not empty) and its non-empty
-/// fragments, for `ToDevice`, and the skb is not changed while there; if it is `None`, `segs`
-/// holds no mapping. `segs` is dropped before `skb`.
+/// If `buf` holds an skb, `segs` maps exactly its linear data (if not empty) and its non-empty
+/// fragments, for `ToDevice`, and the skb is not changed while there; if it holds an XDP
+/// frame, `segs` maps exactly its data; if it is `None`, `segs` holds no mapping. `segs` is
+/// dropped before `buf`.
 pub struct MapSlot<'a, const N: usize = MAX_SEGMENTS> {
-    // Declared first: dropped (unmapped) before `skb`.
+    // Declared first: dropped (unmapped) before `buf`.
     segs: Segments<'a, N>,
-    skb: Option<SkBuff>,
+    buf: Option<TxBuf>,
+}
+
+/// What a TX ring slot sends: an skb from the stack, or a frame from XDP (`XDP_TX` or a
+/// redirect to the device).
+pub enum TxBuf {
+    /// A frame of the stack.
+    Skb(SkBuff),
+    /// A frame of XDP.
+    Frame(xdp::Frame),
 }
 
 impl<'a, const N: usize> MapSlot<'a, N> {
@@ -853,7 +894,7 @@ impl<'a, const N: usize> MapSlot<'a, N> {
         // INVARIANT: empty, and `Segments::new` holds no mapping.
         Self {
             segs: Segments::new(dev),
-            skb: None,
+            buf: None,
         }
     }
 
@@ -864,7 +905,7 @@ impl<'a, const N: usize> MapSlot<'a, N> {
     /// was.
     #[inline]
     pub fn map(&mut self, skb: SkBuff) -> core::result::Result<&[Segment], (SkBuff, Error)> {
-        if self.skb.is_some() {
+        if self.buf.is_some() {
             return Err((skb, EBUSY));
         }
         // SAFETY: An empty slot holds no mapping (type invariant). On success the skb is kept
@@ -874,25 +915,46 @@ impl<'a, const N: usize> MapSlot<'a, N> {
         }
         // INVARIANT: `segs` now maps exactly the pieces of the skb kept here, which nothing
         // changes until `take` or drop unmaps it.
-        self.skb = Some(skb);
+        self.buf = Some(TxBuf::Skb(skb));
         Ok(self.segs.as_slice())
     }
 
-    /// Unmaps the skb held here and returns it; `None` if the slot is empty.
+    /// Maps the XDP frame `frame` for the device to read and keeps it here; returns its one
+    /// mapped piece. Fails with `EBUSY` if the slot is full, `EMSGSIZE` for an empty frame,
+    /// and `ENOMEM` if the mapping fails; then the frame comes back and the slot is as it was.
     #[inline]
-    pub fn take(&mut self) -> Option<SkBuff> {
-        if self.skb.is_none() {
+    pub fn map_frame(
+        &mut self,
+        frame: xdp::Frame,
+    ) -> core::result::Result<&[Segment], (xdp::Frame, Error)> {
+        if self.buf.is_some() {
+            return Err((frame, EBUSY));
+        }
+        // SAFETY: An empty slot holds no mapping (type invariant). On success the frame is
+        // kept here, unchanged, until `take` or drop has unmapped it.
+        if let Err(e) = unsafe { self.segs.map_frame(&frame) } {
+            return Err((frame, e));
+        }
+        // INVARIANT: `segs` now maps exactly the data of the frame kept here.
+        self.buf = Some(TxBuf::Frame(frame));
+        Ok(self.segs.as_slice())
+    }
+
+    /// Unmaps the skb or frame held here and returns it; `None` if the slot is empty.
+    #[inline]
+    pub fn take(&mut self) -> Option<TxBuf> {
+        if self.buf.is_none() {
             return None;
         }
         self.segs.unmap();
-        // INVARIANT: unmapped before the skb leaves; the slot is empty again.
-        self.skb.take()
+        // INVARIANT: unmapped before the buffer leaves; the slot is empty again.
+        self.buf.take()
     }
 
-    /// Whether no skb is held.
+    /// Whether nothing is held.
     #[inline]
     pub fn is_empty(&self) -> bool {
-        self.skb.is_none()
+        self.buf.is_none()
     }
 
     /// The pieces of the skb held here, as mapped; empty for an empty slot.
@@ -901,10 +963,13 @@ impl<'a, const N: usize> MapSlot<'a, N> {
         self.segs.as_slice()
     }
 
-    /// The skb held here, still mapped.
+    /// The skb held here, still mapped; `None` for an empty slot or an XDP frame.
     #[inline]
     pub fn skb(&self) -> Option<&SkBuff> {
-        self.skb.as_ref()
+        match &self.buf {
+            Some(TxBuf::Skb(skb)) => Some(skb),
+            _ => None,
+        }
     }
 }
 

@@ -9,7 +9,8 @@ use kernel::{
         napi::{Instance, Napi, NapiContext, NoPoll, Poll, Rx, RxContext},
         netdev::{self, Config, Device, IrqDevice, Operations, Rtnl, TxRequest, Xmit, XmitQueue},
         page_pool::{Page, PagePool, ParkedPage},
-        skb::{MapSlot, SkBuff},
+        skb::{MapSlot, SkBuff, TxBuf},
+        xdp::{ProgRef, ProgSlot, RxQueue, Verdict},
     },
     pci,
     prelude::*,
@@ -32,6 +33,24 @@ fn rx(ctx: &RxContext<'_, '_>, page: Page<'_>) {
             ctx.gro_receive(skb);
         }
     }
+}
+
+#[allow(dead_code)]
+fn xdp_rx(ctx: &RxContext<'_, '_>, rxq: &RxQueue, prog: ProgRef<'_>, page: Page<'_>) {
+    match rxq.run(ctx, prog, page, 64) {
+        Verdict::Pass(buff) => match buff.build_skb(ctx) {
+            Ok(skb) => ctx.gro_receive(skb),
+            Err((page, dirty)) => page.recycle(ctx, dirty),
+        },
+        Verdict::Tx(frame) => drop(frame),
+        Verdict::Redirected => {}
+        Verdict::Drop { page, dirty, .. } => page.recycle(ctx, dirty),
+    }
+}
+
+#[allow(dead_code)]
+fn xdp_prog<'a>(slot: &ProgSlot, rx: &'a RxContext<'_, '_>) -> Option<ProgRef<'a>> {
+    slot.get(rx)
 }
 
 #[allow(dead_code)]
@@ -95,7 +114,7 @@ fn slot_in_ring<'a>(dev: &'a kdevice::Device<Bound>, skb: SkBuff) -> MapSlot<'a,
     if let Err((mut skb, _)) = slot.map(skb) {
         let _ = skb.linearize();
     }
-    if let Some(mut skb) = slot.take() {
+    if let Some(TxBuf::Skb(mut skb)) = slot.take() {
         let _ = skb.linearize();
     }
     slot
@@ -153,6 +172,7 @@ impl netdev::pci::Driver for Drv {
             real_rx_queues: 1,
             irq_name: c"cf",
             stats_count: 0,
+            xdp_features: kernel::net::xdp::Features::NONE,
         };
         registrar.register(
             1,

@@ -1,0 +1,652 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! XDP: BPF programs run on received frames before any skb exists.
+//!
+//! A driver keeps its attached program in a [`ProgSlot`], which [`Operations::xdp_setup`]
+//! fills and empties while traffic flows. In its poll it reads the slot with the poll's
+//! [`RxContext`], which proves the RCU read-side section that keeps a program alive after it
+//! was replaced, and runs the program on a received page with [`RxQueue::run`]:
+//!
+//! - the page is consumed; what comes back is a [`Verdict`] that owns whatever is left of it:
+//!   a [`Buff`] to build an skb from (`XDP_PASS`), a [`Frame`] to queue for transmission
+//!   (`XDP_TX`), nothing (`XDP_REDIRECT`: the page went to the target), or the page itself
+//!   with the length to sync for the device (`XDP_DROP`, `XDP_ABORTED`, or a redirect or
+//!   conversion that failed). A page handed to `XDP_TX` or redirect cannot be touched again;
+//! - the flush that redirects need (`xdp_do_flush()`) is done by the NAPI abstraction at the
+//!   end of every poll that redirected, so it cannot be forgotten;
+//! - the receive queue info ([`RxQueue`]) a program sees is registered by the NAPI instance
+//!   that owns the page pool, with that pool as its memory model, so frames always return to
+//!   their pool.
+//!
+//! Frames redirected to the device arrive through [`Operations::xdp_xmit`] as owned
+//! [`Frame`]s: a frame taken is the driver's to send or drop, and the count the core sees is
+//! the count the driver took.
+//!
+//! [`Operations::xdp_setup`]: crate::net::netdev::Operations::xdp_setup
+//! [`Operations::xdp_xmit`]: crate::net::netdev::Operations::xdp_xmit
+//!
+//! C headers: [`include/net/xdp.h`](srctree/include/net/xdp.h),
+//! [`include/linux/filter.h`](srctree/include/linux/filter.h).
+
+use crate::{
+    bindings,
+    error::to_result,
+    net::{napi::RxContext, netdev::Rtnl, page_pool, skb::SkBuff},
+    prelude::*,
+    sync::atomic::{Acquire, Atomic, Full},
+    types::Opaque,
+};
+use core::{marker::PhantomData, ptr::NonNull};
+
+/// Headroom XDP programs may grow the frame into (`XDP_PACKET_HEADROOM`): a page pool whose
+/// offset is smaller cannot be registered for XDP.
+pub const PACKET_HEADROOM: u32 = bindings::XDP_PACKET_HEADROOM;
+
+/// What a device can do with XDP (`xdp_features`, `enum netdev_xdp_act`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Features(u32);
+
+impl Features {
+    /// No XDP support.
+    pub const NONE: Self = Self(0);
+    /// `XDP_PASS`, `XDP_DROP`, `XDP_TX` and `XDP_ABORTED` (`NETDEV_XDP_ACT_BASIC`).
+    pub const BASIC: Self = Self(bindings::netdev_xdp_act_NETDEV_XDP_ACT_BASIC);
+    /// `XDP_REDIRECT` from this device (`NETDEV_XDP_ACT_REDIRECT`).
+    pub const REDIRECT: Self = Self(bindings::netdev_xdp_act_NETDEV_XDP_ACT_REDIRECT);
+    /// Frames redirected to this device (`NETDEV_XDP_ACT_NDO_XMIT`).
+    pub const NDO_XMIT: Self = Self(bindings::netdev_xdp_act_NETDEV_XDP_ACT_NDO_XMIT);
+
+    /// The raw `NETDEV_XDP_ACT_*` bits.
+    #[inline]
+    pub fn bits(self) -> u32 {
+        self.0
+    }
+
+    /// Whether every feature of `other` is in `self`.
+    #[inline]
+    pub fn contains(self, other: Self) -> bool {
+        self.0 & other.0 == other.0
+    }
+}
+
+impl core::ops::BitOr for Features {
+    type Output = Self;
+    #[inline]
+    fn bitor(self, rhs: Self) -> Self {
+        Self(self.0 | rhs.0)
+    }
+}
+
+/// An XDP program, with one reference owned (`struct bpf_prog`).
+///
+/// Dropping it gives the reference up (`bpf_prog_put()`, valid in any context: the last put
+/// frees the program only after an RCU grace period).
+///
+/// # Invariants
+///
+/// `self.0` is a loaded program of type `BPF_PROG_TYPE_XDP` of which this object owns one
+/// reference.
+pub struct Prog(NonNull<bindings::bpf_prog>);
+
+// SAFETY: Only a counted reference; the program is immutable once loaded and its reference
+// count is atomic.
+unsafe impl Send for Prog {}
+// SAFETY: `&Prog` only reads the immutable program.
+unsafe impl Sync for Prog {}
+
+impl Prog {
+    /// Takes a new reference to `prog`.
+    ///
+    /// # Safety
+    ///
+    /// `prog` must be a live XDP program on which the caller holds a reference for the
+    /// duration of the call.
+    #[inline]
+    pub(crate) unsafe fn from_raw_get(prog: NonNull<bindings::bpf_prog>) -> Self {
+        // SAFETY: `prog` is live (safety requirement), so its count is not zero.
+        unsafe { bindings::bpf_prog_inc(prog.as_ptr()) };
+        // INVARIANT: the reference taken above is ours.
+        Self(prog)
+    }
+
+    /// Whether the program handles frames of several buffers (`BPF_F_XDP_HAS_FRAGS`).
+    #[inline]
+    pub fn has_frags(&self) -> bool {
+        // SAFETY: The program is live (type invariant); `aux` is set at load time.
+        unsafe { (*(*self.0.as_ptr()).aux).xdp_has_frags }
+    }
+}
+
+impl Drop for Prog {
+    #[inline]
+    fn drop(&mut self) {
+        // SAFETY: We own one reference (type invariant) and give it up.
+        unsafe { bindings::bpf_prog_put(self.0.as_ptr()) };
+    }
+}
+
+/// The XDP program a device runs, replaced while traffic flows and read by every poll.
+///
+/// A poll reads it with its [`RxContext`] and may use the program until the poll returns,
+/// even if it is replaced and its reference dropped meanwhile: NAPI polls run with bottom
+/// halves disabled, an RCU read-side critical section, and a program whose last reference
+/// is dropped is freed only after an RCU grace period.
+///
+/// # Invariants
+///
+/// `prog` is null or a program of which the slot owns one reference.
+pub struct ProgSlot {
+    prog: Atomic<*mut bindings::bpf_prog>,
+}
+
+// SAFETY: The slot owns program references (which are `Send + Sync`) and is changed atomically.
+unsafe impl Send for ProgSlot {}
+// SAFETY: As above: every access is an atomic operation.
+unsafe impl Sync for ProgSlot {}
+
+impl Default for ProgSlot {
+    #[inline]
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl ProgSlot {
+    /// An empty slot.
+    #[inline]
+    pub const fn new() -> Self {
+        // INVARIANT: null.
+        Self {
+            prog: Atomic::new(core::ptr::null_mut()),
+        }
+    }
+
+    /// Puts `prog` (or nothing) in the slot and returns the program that was there. Polls
+    /// that already read the old one may keep running it until they return.
+    #[inline]
+    pub fn replace(&self, prog: Option<Prog>, _rtnl: &Rtnl) -> Option<Prog> {
+        self.swap(prog)
+    }
+
+    #[inline]
+    fn swap(&self, prog: Option<Prog>) -> Option<Prog> {
+        let new = prog.map_or(core::ptr::null_mut(), |p| {
+            let raw = p.0.as_ptr();
+            core::mem::forget(p);
+            raw
+        });
+        // Full ordering: a poll that sees the new pointer sees the program it points to.
+        let old = self.prog.xchg(new, Full);
+        // INVARIANT: the slot owns the reference of `new`; that of `old` moves to the caller.
+        NonNull::new(old).map(Prog)
+    }
+
+    /// Whether a program is attached.
+    #[inline]
+    pub fn is_set(&self) -> bool {
+        !self.prog.load(Acquire).is_null()
+    }
+
+    /// The program to run in this poll, if any; it stays usable until the poll returns.
+    #[inline]
+    pub fn get<'a>(&self, _rx: &'a RxContext<'_, '_>) -> Option<ProgRef<'a>> {
+        let p = NonNull::new(self.prog.load(Acquire))?;
+        // INVARIANT: a program the slot held a reference to when it was read, inside the
+        // poll's RCU read-side section, which outlives `'a` (`_rx` lives inside the poll).
+        Some(ProgRef(p, PhantomData))
+    }
+}
+
+impl Drop for ProgSlot {
+    #[inline]
+    fn drop(&mut self) {
+        drop(self.swap(None));
+    }
+}
+
+/// An XDP program read from a [`ProgSlot`], usable until the poll that read it returns.
+///
+/// # Invariants
+///
+/// `self.0` is an XDP program that stays allocated for `'a`.
+#[derive(Clone, Copy)]
+pub struct ProgRef<'a>(NonNull<bindings::bpf_prog>, PhantomData<&'a ()>);
+
+/// Why a frame was dropped: the driver counts each.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DropReason {
+    /// The program returned `XDP_DROP`.
+    Drop,
+    /// `XDP_ABORTED`, an unknown action, or a frame that could not become an `XDP_TX` frame;
+    /// traced (`xdp:xdp_exception`).
+    Aborted,
+    /// `XDP_REDIRECT` to a target that refused the frame; traced by the redirect code.
+    Redirect,
+    /// The frame does not leave the tail room XDP needs in its buffer.
+    TooLong,
+}
+
+/// What is left of a received page after its XDP program ran.
+pub enum Verdict<'p> {
+    /// `XDP_PASS`: the frame, possibly moved or resized by the program, goes up the stack.
+    Pass(Buff<'p>),
+    /// `XDP_TX`: the frame is to be sent out of the device it came in on.
+    Tx(Frame),
+    /// `XDP_REDIRECT`: the redirect target has the frame (flushed at the end of the poll).
+    Redirected,
+    /// The frame is dropped: recycle the page with `dirty` as the length to sync.
+    Drop {
+        /// The page the frame was in.
+        page: page_pool::Page<'p>,
+        /// Bytes from the pool's offset that the device or the program may have written.
+        dirty: u32,
+        /// Why.
+        reason: DropReason,
+    },
+}
+
+/// A received frame an XDP program let pass, still in its page: where the program left its
+/// start and end.
+///
+/// # Invariants
+///
+/// `start + len + SKB_SHINFO_SIZE <= PAGE_SIZE`, and `start >= 0` inside the page.
+pub struct Buff<'p> {
+    page: page_pool::Page<'p>,
+    start: u32,
+    len: u32,
+    dirty: u32,
+}
+
+impl<'p> Buff<'p> {
+    /// The frame's length now.
+    #[inline]
+    pub fn len(&self) -> u32 {
+        self.len
+    }
+
+    /// Whether the program cut the frame to nothing.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Builds an skb around the page holding the frame (`napi_build_skb()`); on allocation
+    /// failure the page comes back with the length to sync, for recycling.
+    #[inline]
+    pub fn build_skb(
+        self,
+        rx: &RxContext<'_, '_>,
+    ) -> core::result::Result<SkBuff, (page_pool::Page<'p>, u32)> {
+        let (start, len, dirty) = (self.start, self.len, self.dirty);
+        // The range was synced for the CPU before the program ran, and the program's own
+        // writes are the CPU's.
+        self.page
+            .build_skb_at(rx, start, len)
+            .map_err(|page| (page, dirty))
+    }
+
+    /// Gives the page back without building anything, with the length to sync.
+    #[inline]
+    pub fn into_page(self) -> (page_pool::Page<'p>, u32) {
+        (self.page, self.dirty)
+    }
+}
+
+/// A frame made by XDP (`struct xdp_frame`), owning the buffer it lives in.
+///
+/// Dropping it gives the buffer back (`xdp_return_frame()`; a page-pool page to its pool), which is valid in
+/// process and softirq context with interrupts enabled; dropped with interrupts disabled, the
+/// page would be returned under a lock that must not be taken there, so it is leaked instead
+/// and a warning is printed once.
+///
+/// # Invariants
+///
+/// `self.0` is an XDP frame without fragments whose buffer this object owns, with its `len`
+/// bytes at `data` inside that buffer.
+pub struct Frame(NonNull<bindings::xdp_frame>);
+
+// SAFETY: The frame owns its page; returning it through its pool's locked ring works from any
+// CPU.
+unsafe impl Send for Frame {}
+// SAFETY: `&Frame` only reads the frame's fixed description.
+unsafe impl Sync for Frame {}
+
+impl Frame {
+    /// Takes over `frame`, if it has no fragments; otherwise `None`, and the frame stays the
+    /// caller's.
+    ///
+    /// # Safety
+    ///
+    /// `frame` must be a valid XDP frame; if `Some` comes back, its ownership moves to the
+    /// result.
+    #[inline]
+    unsafe fn from_raw(frame: NonNull<bindings::xdp_frame>) -> Option<Self> {
+        // SAFETY: `frame` is valid (safety requirement).
+        let flags = unsafe { frame.as_ref() }.flags;
+        if flags & bindings::xdp_buff_flags_XDP_FLAGS_HAS_FRAGS != 0 {
+            return None;
+        }
+        // INVARIANT: a frame without fragments, now ours; the core builds frames with their
+        // data inside their buffer.
+        Some(Self(frame))
+    }
+
+    /// The frame's length in bytes.
+    #[inline]
+    pub fn len(&self) -> u32 {
+        // SAFETY: The frame is valid (type invariant).
+        unsafe { (*self.0.as_ptr()).len }
+    }
+
+    /// Whether the frame is empty.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The frame's data, for mapping it.
+    #[inline]
+    pub(crate) fn data_ptr(&self) -> *const u8 {
+        // SAFETY: The frame is valid (type invariant).
+        unsafe { (*self.0.as_ptr()).data.cast::<u8>().cast_const() }
+    }
+}
+
+impl Drop for Frame {
+    #[inline]
+    fn drop(&mut self) {
+        // SAFETY: Reads the CPU's interrupt flag.
+        if unsafe { bindings::irqs_disabled() } {
+            crate::pr_warn_once!("xdp: a frame dropped with interrupts disabled was leaked\n");
+            return;
+        }
+        // SAFETY: We own the frame (type invariant) and give it back, with interrupts enabled
+        // (checked above).
+        unsafe { bindings::xdp_return_frame(self.0.as_ptr()) };
+    }
+}
+
+/// The frames of one `ndo_xdp_xmit` call: each frame taken is the driver's; the ones left
+/// when the driver returns are the core's again.
+///
+/// # Invariants
+///
+/// `frames[next..]` are valid XDP frames owned by the caller of `ndo_xdp_xmit` that nobody
+/// took yet.
+pub struct XmitFrames<'a> {
+    frames: &'a [*mut bindings::xdp_frame],
+    next: usize,
+}
+
+impl<'a> XmitFrames<'a> {
+    /// # Safety
+    ///
+    /// Every pointer in `frames` must be a valid XDP frame owned by the caller, who gives up
+    /// those the driver takes ([`XmitFrames::taken`] of them, from the start).
+    #[inline]
+    pub(crate) unsafe fn new(frames: &'a [*mut bindings::xdp_frame]) -> Self {
+        // INVARIANT: none taken; validity and context per the safety requirements.
+        Self { frames, next: 0 }
+    }
+
+    /// How many frames were taken.
+    #[inline]
+    pub fn taken(&self) -> usize {
+        self.next
+    }
+
+    /// How many frames are left.
+    #[inline]
+    pub fn remaining(&self) -> usize {
+        self.frames.len() - self.next
+    }
+}
+
+impl Iterator for XmitFrames<'_> {
+    type Item = Frame;
+
+    /// The next frame, now the caller's. A frame of several buffers (which the device is not
+    /// announced to take) ends the batch: it and the ones after it stay the core's.
+    #[inline]
+    fn next(&mut self) -> Option<Frame> {
+        let p = NonNull::new(*self.frames.get(self.next)?)?;
+        // SAFETY: A valid frame nobody took (type invariant); if taken, it moves to the
+        // caller, counted in `next` below.
+        let f = unsafe { Frame::from_raw(p) }?;
+        self.next += 1;
+        Some(f)
+    }
+}
+
+/// The XDP receive queue info of one RX queue (`struct xdp_rxq_info`), registered with the
+/// page pool of the NAPI instance that polls the queue as its memory model.
+///
+/// Only [`Napi`](crate::net::napi::Napi) makes one, and hands it to its poll.
+///
+/// # Invariants
+///
+/// `inner` is registered (`xdp_rxq_info_reg()`) for a net_device and queue, with the
+/// `MEM_TYPE_PAGE_POOL` memory model of a pool whose offset is at least
+/// [`PACKET_HEADROOM`]; it is unregistered on drop, while the pool is still alive.
+#[pin_data(PinnedDrop)]
+pub struct RxQueue {
+    #[pin]
+    inner: Opaque<bindings::xdp_rxq_info>,
+}
+
+// SAFETY: After registration the info is only read (by XDP programs and frame conversion).
+unsafe impl Sync for RxQueue {}
+// SAFETY: Unregistering works from any thread.
+unsafe impl Send for RxQueue {}
+
+impl RxQueue {
+    /// Registers the info of RX queue `queue` of `dev` with `pool`'s memory model.
+    ///
+    /// # Safety
+    ///
+    /// `dev` must be a live net_device with at least `queue + 1` RX queues, allocated for as
+    /// long as the result lives; `pool` must outlive the result.
+    pub(crate) unsafe fn new(
+        dev: *mut bindings::net_device,
+        queue: u32,
+        pool: &page_pool::PagePool<'_>,
+    ) -> impl PinInit<Self, Error> {
+        let raw_pool = pool.as_raw();
+        let headroom_ok = pool.offset() >= PACKET_HEADROOM;
+        let init = move |slot: *mut Self| {
+            if !headroom_ok {
+                return Err(EINVAL);
+            }
+            // SAFETY: `slot` points to storage for `Self` (the closure's contract).
+            let rxq = Opaque::cast_into(unsafe { &raw const (*slot).inner });
+            // SAFETY: `rxq` is storage for the info; `xdp_rxq_info_reg` clears it first. `dev`
+            // is live with that queue (safety requirement).
+            to_result(unsafe { bindings::xdp_rxq_info_reg(rxq, dev, queue, 0) })?;
+            // SAFETY: `rxq` was registered just above; `raw_pool` is a live pool.
+            let r = to_result(unsafe {
+                bindings::xdp_rxq_info_reg_mem_model(
+                    rxq,
+                    bindings::xdp_mem_type_MEM_TYPE_PAGE_POOL,
+                    raw_pool.cast(),
+                )
+            });
+            if let Err(e) = r {
+                // SAFETY: Registered above, without a memory model.
+                unsafe { bindings::xdp_rxq_info_unreg(rxq) };
+                return Err(e);
+            }
+            // INVARIANT: registered with the pool's memory model; the pool's offset was
+            // checked.
+            Ok(())
+        };
+        // SAFETY: `init` initialises `slot` completely on success (the info is the only
+        // field) and leaves nothing registered on failure; the info does not move once
+        // registered (pinned).
+        unsafe { pin_init::pin_init_from_closure(init) }
+    }
+
+    #[inline]
+    fn raw(&self) -> *mut bindings::xdp_rxq_info {
+        self.inner.get()
+    }
+
+    /// Runs `prog` on the `len` bytes the device wrote into `page` at its pool's offset.
+    ///
+    /// The page is consumed: see [`Verdict`] for what comes back. `XDP_REDIRECT` is flushed
+    /// by the NAPI abstraction when the poll returns.
+    #[inline]
+    pub fn run<'p>(
+        &self,
+        rx: &RxContext<'_, '_>,
+        prog: ProgRef<'_>,
+        page: page_pool::Page<'p>,
+        len: u32,
+    ) -> Verdict<'p> {
+        let offset = page.pool_offset();
+        let fits = offset
+            .checked_add(len)
+            .and_then(|n| n.checked_add(page_pool::SKB_SHINFO_SIZE))
+            .is_some_and(|n| n <= page_pool::PAGE_SIZE);
+        if !fits {
+            return Verdict::Drop {
+                page,
+                dirty: len,
+                reason: DropReason::TooLong,
+            };
+        }
+        page.sync_for_cpu(len);
+        let hard_start = page.address();
+        // SAFETY: All-zero is a valid `xdp_buff` (null pointers, zero sizes); it is fully set
+        // up below before any use.
+        let mut xdp: bindings::xdp_buff = unsafe { core::mem::zeroed() };
+        // SAFETY: `xdp` is a local buffer description; `self` is registered (type invariant)
+        // and outlives its use, which ends with this call (a frame made from it carries the
+        // memory type, not the info). The page is ours, in the linear map, `PAGE_SIZE` long,
+        // and `offset + len` plus the shared info fit in it (checked above). No metadata.
+        unsafe {
+            bindings::xdp_init_buff(&mut xdp, page_pool::PAGE_SIZE, self.raw());
+            bindings::xdp_prepare_buff(
+                &mut xdp,
+                hard_start.cast(),
+                offset as c_int,
+                len as c_int,
+                false,
+            );
+        }
+        // SAFETY: `prog.0` is an XDP program alive for the poll (`ProgRef` invariant), and we
+        // are in the poll's softirq with bottom halves disabled (`rx`), where XDP programs
+        // run; `xdp` describes memory we own.
+        let act = unsafe { bindings::bpf_prog_run_xdp(prog.0.as_ptr(), &mut xdp) };
+        // The program may have moved both ends, within the buffer (the BPF helpers check).
+        let start = (xdp.data as usize).wrapping_sub(hard_start as usize) as u32;
+        let end = (xdp.data_end as usize).wrapping_sub(hard_start as usize) as u32;
+        let dirty = end.saturating_sub(offset).max(len);
+        // SAFETY: `self` is registered, so its `dev` is the live receiving device.
+        let dev = unsafe { (*self.raw()).dev };
+        let aborted = |page: page_pool::Page<'p>, act: u32| {
+            // SAFETY: Tracing only reads the device and the program, both live.
+            unsafe { bindings::trace_xdp_exception(dev, prog.0.as_ptr(), act) };
+            Verdict::Drop {
+                page,
+                dirty,
+                reason: DropReason::Aborted,
+            }
+        };
+        match act {
+            bindings::xdp_action_XDP_PASS => {
+                if start > end || end > page_pool::PAGE_SIZE - page_pool::SKB_SHINFO_SIZE {
+                    return aborted(page, act);
+                }
+                // INVARIANT: `start <= end` and `end` leaves the shared info room (checked).
+                Verdict::Pass(Buff {
+                    page,
+                    start,
+                    len: end - start,
+                    dirty,
+                })
+            }
+            bindings::xdp_action_XDP_DROP => Verdict::Drop {
+                page,
+                dirty,
+                reason: DropReason::Drop,
+            },
+            bindings::xdp_action_XDP_TX => {
+                // SAFETY: `xdp` describes our page, registered with a page-pool memory model;
+                // the frame is written into the page's headroom.
+                let frame = unsafe { bindings::xdp_convert_buff_to_frame(&mut xdp) };
+                match NonNull::new(frame) {
+                    Some(f) => {
+                        // The frame owns the page now.
+                        let _ = page.into_raw();
+                        // INVARIANT: made from a page-pool buffer without fragments; its
+                        // data is the program's range, inside the page.
+                        Verdict::Tx(Frame(f))
+                    }
+                    None => aborted(page, act),
+                }
+            }
+            bindings::xdp_action_XDP_REDIRECT => {
+                rx.napi().note_redirect();
+                // SAFETY: `dev` is the receiving device; `xdp` describes our page and `prog`
+                // is live; softirq with bottom halves disabled, and the poll flushes (noted
+                // above) before it completes. On success the page belongs to the redirect.
+                if unsafe { bindings::xdp_do_redirect(dev, &mut xdp, prog.0.as_ptr()) } == 0 {
+                    let _ = page.into_raw();
+                    Verdict::Redirected
+                } else {
+                    Verdict::Drop {
+                        page,
+                        dirty,
+                        reason: DropReason::Redirect,
+                    }
+                }
+            }
+            bindings::xdp_action_XDP_ABORTED => aborted(page, act),
+            _ => {
+                // SAFETY: Only reads the device and the program, both live.
+                unsafe { bindings::bpf_warn_invalid_xdp_action(dev, prog.0.as_ptr(), act) };
+                aborted(page, act)
+            }
+        }
+    }
+}
+
+#[pinned_drop]
+impl PinnedDrop for RxQueue {
+    #[inline]
+    fn drop(self: Pin<&mut Self>) {
+        // SAFETY: Registered (type invariant) and unregistered only here; the pool is still
+        // alive (type invariant), and unregistering drops the reference the memory model took
+        // on it.
+        unsafe { bindings::xdp_rxq_info_unreg(self.raw()) };
+    }
+}
+
+/// A netlink extended acknowledgement (`struct netlink_ext_ack`) to explain an error to the
+/// user.
+///
+/// # Invariants
+///
+/// `self.0` is null or a live `netlink_ext_ack` for the duration of the callback.
+pub struct ExtAck<'a>(*mut bindings::netlink_ext_ack, PhantomData<&'a mut ()>);
+
+impl ExtAck<'_> {
+    /// # Safety
+    ///
+    /// `p` must be null or a live `netlink_ext_ack` for `'a`, not used by others meanwhile.
+    #[inline]
+    pub(crate) unsafe fn from_raw(p: *mut bindings::netlink_ext_ack) -> Self {
+        // INVARIANT: per the safety requirements.
+        Self(p, PhantomData)
+    }
+
+    /// Sets the message the user sees with the error (`NL_SET_ERR_MSG()`).
+    #[inline]
+    pub fn set_msg(&mut self, msg: &'static CStr) {
+        if !self.0.is_null() {
+            // SAFETY: Live and ours for the callback (type invariant); the message is static.
+            unsafe { (*self.0)._msg = msg.as_char_ptr() };
+        }
+    }
+}
