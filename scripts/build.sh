@@ -119,6 +119,18 @@ if [ ! -f "$XDP_OBJ" ]; then
 		-c "$ST/net/lib/xdp_dummy.bpf.c" -o "$XDP_OBJ.$$"
 	mv -f "$XDP_OBJ.$$" "$XDP_OBJ"
 fi
+# The XDP programs of the igb_rust tests (tools/igb_rust/xdp): one object per
+# mode, in this build.
+mkdir -p "$BUILD/xdp"
+for m in pass drop tx redirect abort; do
+	src=$REPO/tools/igb_rust/xdp/xdp_test.bpf.c obj=$BUILD/xdp/$m.o
+	if [ ! -f "$obj" ] || [ "$src" -nt "$obj" ]; then
+		clang$LLVM_SUFFIX -O2 -g -target bpf -D "XDP_TEST_${m^^}" \
+			-I "$TREE/tools/include/uapi" -I "/usr/include/$(gcc -dumpmachine)" \
+			-c "$src" -o "$obj.$$" || die "cannot build the XDP test program $m"
+		mv -f "$obj.$$" "$obj"
+	fi
+done
 # The AF_XDP socket helper (queues.py) and those of the other selftests
 # that run in make check.
 for h in net/lib/xdp_helper drivers/net/napi_id_helper net/lib/csum net/lib/gro; do

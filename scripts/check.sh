@@ -164,18 +164,20 @@ run_suite() {	# run_suite production|debug
 	# What each kernel runs: the whole suite, or (debug) the proof parts.
 	genv=(TESTS="${TESTS:-}" STRESS_CYCLES="${STRESS_CYCLES:-}" PROBE_CYCLES="${PROBE_CYCLES:-}"
 		SELFTEST_SCRIPTS="${SELFTEST_SCRIPTS:-}" STRESS_ROUNDS="${STRESS_ROUNDS:-}"
-		STRESS_PARTS="${STRESS_PARTS:-}" STRESS_MB="${STRESS_MB:-}")
+		STRESS_PARTS="${STRESS_PARTS:-}" STRESS_MB="${STRESS_MB:-}"
+		XDP_MB="${XDP_MB:-}" XDP_SWAPS="${XDP_SWAPS:-}")
 	case $kv in
 	debug)
 		variant=debug; sfx=""; limit=3000
 		if [ "$DEBUG_SUITE" = full ]; then
 			limit=6000
 		else
-			genv=(TESTS="${TESTS:-boot probe stress}"
+			genv=(TESTS="${TESTS:-boot probe xdp stress}"
 				STRESS_CYCLES="${STRESS_CYCLES:-5}" PROBE_CYCLES="${PROBE_CYCLES:-3}"
 				SELFTEST_SCRIPTS="${SELFTEST_SCRIPTS:-stats.py queues.py}"
 				STRESS_ROUNDS="${STRESS_ROUNDS:-1}" STRESS_PARTS="${STRESS_PARTS:-}"
-				STRESS_MB="${STRESS_MB:-16}")
+				STRESS_MB="${STRESS_MB:-16}"
+				XDP_MB="${XDP_MB:-8}" XDP_SWAPS="${XDP_SWAPS:-30}")
 		fi;;
 	production) variant=""; sfx="-production"; limit=1800;;
 	esac

@@ -9,7 +9,10 @@
 use kernel::{
     device::Core,
     dma::DmaMask,
-    net::netdev::{self, pci::Interrupts, Config},
+    net::{
+        netdev::{self, pci::Interrupts, Config},
+        xdp,
+    },
     pci,
     prelude::*,
     sync::Arc,
@@ -157,6 +160,7 @@ impl netdev::pci::Driver for IgbDriver {
             real_rx_queues: nq,
             irq_name: c"igb_rust",
             stats_count: net::stats_count(nq),
+            xdp_features: xdp::Features::BASIC | xdp::Features::REDIRECT | xdp::Features::NDO_XMIT,
         };
         let registered = registrar
             .register(

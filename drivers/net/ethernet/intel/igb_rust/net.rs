@@ -17,6 +17,7 @@ use kernel::{
             TxRequest, XmitQueue,
         },
         skb::{SkBuff, TxChecksum},
+        xdp,
     },
     new_mutex,
     prelude::*,
@@ -53,7 +54,7 @@ const ETH_P_8021Q: u32 = 0x8100;
 /// skb around the page (a slab allocation and free more), at the same packet rate.
 pub(crate) const DEFAULT_COPYBREAK: u32 = 0;
 /// Counters `ethtool -S` shows per queue pair.
-const QUEUE_STATS: [&str; 13] = [
+const QUEUE_STATS: [&str; 19] = [
     "rx_packets",
     "rx_bytes",
     "rx_errors",
@@ -67,7 +68,17 @@ const QUEUE_STATS: [&str; 13] = [
     "tx_sg_packets",
     "tx_linearized",
     "tx_tso_packets",
+    "rx_xdp_drop",
+    "rx_xdp_tx",
+    "rx_xdp_redirect",
+    "rx_xdp_aborted",
+    "tx_xdp_xmit",
+    "tx_xdp_errors",
 ];
+
+/// Largest MTU with an XDP program attached: a frame must fit one receive buffer, as the
+/// program sees one buffer.
+pub(crate) const XDP_MAX_MTU: u32 = RX_BUF_LEN - FRAME_OVERHEAD;
 
 /// How often the watchdog ([`netdev::Operations::service`]) runs while the interface is up.
 const WATCHDOG_PERIOD: Delta = Delta::from_millis(2000);
@@ -215,6 +226,8 @@ pub(crate) struct IgbNet<'bound> {
     pub(crate) perm_addr: MacAddr,
     /// Received frames up to this length are copied into a fresh skb (`rx-copybreak`).
     pub(crate) copybreak: Atomic<u32>,
+    /// The XDP program every RX queue runs (`ip link set dev X xdp ...`).
+    pub(crate) xdp_prog: xdp::ProgSlot,
     /// Descriptors of every RX ring and of every TX ring (`ethtool -G`); changed under RTNL.
     rx_ring_size: Atomic<u32>,
     tx_ring_size: Atomic<u32>,
@@ -305,6 +318,7 @@ impl<'bound> IgbNet<'bound> {
             active: Atomic::new(in_use),
             perm_addr,
             copybreak: Atomic::new(DEFAULT_COPYBREAK),
+            xdp_prog: xdp::ProgSlot::new(),
             rx_ring_size: Atomic::new(DEFAULT_RING_SIZE),
             tx_ring_size: Atomic::new(DEFAULT_RING_SIZE),
             hw_stats <- HwStats::new(),
@@ -833,7 +847,7 @@ impl<'bound> IgbNet<'bound> {
                     rx.clear();
                 }
             });
-            v.data().tx.lock().clear();
+            v.data().clear_tx();
         }
         // Every poll is disabled above, so this cannot fail.
         if let Err(e) = dev.reset_tx_queues(rtnl) {
@@ -938,9 +952,48 @@ impl<'bound> netdev::Operations for IgbNet<'bound> {
     }
 
     fn change_mtu(dev: &netdev::Device<Self>, _rtnl: &mut Rtnl, new_mtu: u32) -> Result {
+        let this = dev.data();
+        if new_mtu > XDP_MAX_MTU && this.xdp_prog.is_set() {
+            dev_err!(
+                this.hw.pdev,
+                "{}: MTU {} too large for XDP (at most {} with a program attached)\n",
+                dev.name(),
+                new_mtu,
+                XDP_MAX_MTU
+            );
+            return Err(EINVAL);
+        }
         // Frames larger than one buffer use several descriptors, so no ring rebuild is
         // needed: only the hardware's frame limit changes.
-        dev.data().set_max_frame(new_mtu)
+        this.set_max_frame(new_mtu)
+    }
+
+    fn xdp_setup(
+        dev: &netdev::Device<Self>,
+        rtnl: &mut Rtnl,
+        prog: Option<xdp::Prog>,
+        extack: &mut xdp::ExtAck<'_>,
+    ) -> Result {
+        if prog.is_some() && dev.mtu() > XDP_MAX_MTU {
+            extack.set_msg(c"MTU too large for XDP: a frame must fit one 2 KiB buffer");
+            return Err(EINVAL);
+        }
+        // Polls pick the new program up with their next frame; the ones running the old one
+        // finish with it (it is freed after they returned). Nothing else changes: the RX
+        // buffers always leave XDP's headroom, and XDP_TX shares the queue's TX ring.
+        drop(dev.data().xdp_prog.replace(prog, rtnl));
+        Ok(())
+    }
+
+    fn xdp_xmit(
+        dev: &netdev::Device<Self>,
+        frames: &mut xdp::XmitFrames<'_>,
+        flush: bool,
+    ) -> Result {
+        let active = dev.data().active.load(Relaxed).max(1);
+        let q = kernel::cpu::CpuId::current().as_u32() % active;
+        let v = dev.napi(q as usize + 1).ok_or(ENXIO)?.data();
+        v.xdp_xmit(dev, q as u16, frames, flush)
     }
 
     fn set_features(dev: &netdev::Device<Self>, _rtnl: &mut Rtnl, features: u64) -> Result {
@@ -1488,6 +1541,12 @@ impl<'bound> ethtool::Operations for IgbNet<'bound> {
                 s.tx_sg_packets.load(Relaxed),
                 s.tx_linearized.load(Relaxed),
                 s.tx_tso_packets.load(Relaxed),
+                s.xdp_drop.load(Relaxed),
+                s.xdp_tx.load(Relaxed),
+                s.xdp_redirect.load(Relaxed),
+                s.xdp_aborted.load(Relaxed),
+                s.xdp_xmit.load(Relaxed),
+                s.xdp_tx_errors.load(Relaxed),
             ];
             // `vals` first: zip must not pull a slot it cannot fill.
             for (val, slot) in vals.into_iter().zip(&mut it) {

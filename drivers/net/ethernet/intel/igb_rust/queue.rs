@@ -18,9 +18,10 @@ use kernel::{
         netdev::{self, Rtnl, TxRequest, XmitQueue},
         page_pool::{PagePool, Params, ParkedPage},
         skb::{
-            HashType, MapSlot, RxChecksum, SkBuff, Tso, TxChecksum, VlanProto, VlanTag, L4,
+            HashType, MapSlot, RxChecksum, SkBuff, Tso, TxBuf, TxChecksum, VlanProto, VlanTag, L4,
             MAX_SEGMENTS,
         },
+        xdp::{self, DropReason, Frame, Verdict},
     },
     new_spinlock_irq,
     prelude::*,
@@ -76,8 +77,12 @@ fn ring_unused(next_to_clean: u32, next_to_use: u32, size: u32) -> u32 {
 }
 /// Bytes the device may write per RX buffer (SRRCTL.BSIZEPACKET = 2 KiB).
 pub(crate) const RX_BUF_LEN: u32 = 2048;
-/// Headroom left in front of received frames for the stack.
-pub(crate) const RX_HEADROOM: u32 = 192;
+/// Headroom left in front of received frames: what XDP programs may grow into, which is
+/// also room enough for the stack's headers.
+pub(crate) const RX_HEADROOM: u32 = xdp::PACKET_HEADROOM;
+/// Shortest frame the device is given: QEMU's model ignores TCTL.PSP, so shorter ones are
+/// padded in software (skbs) or dropped (XDP frames, which cannot grow).
+const TX_MIN_LEN: u32 = 17;
 /// Refill the RX ring once this many descriptors are free.
 const RX_REFILL_BATCH: u32 = 16;
 /// Most buffers (descriptors) of one TX frame: the linear data and every fragment an skb can
@@ -222,6 +227,19 @@ pub(crate) struct QueueStats {
     pub(crate) tx_linearized: Atomic<u64>,
     /// TCP frames the device cut into segments (TSO).
     pub(crate) tx_tso_packets: Atomic<u64>,
+    /// Frames XDP dropped (`XDP_DROP`).
+    pub(crate) xdp_drop: Atomic<u64>,
+    /// Frames XDP sent back out (`XDP_TX`), queued on the TX ring.
+    pub(crate) xdp_tx: Atomic<u64>,
+    /// Frames XDP redirected (`XDP_REDIRECT`).
+    pub(crate) xdp_redirect: Atomic<u64>,
+    /// Frames dropped on `XDP_ABORTED`, an invalid action, a refused redirect or TX, or one
+    /// the program could not see whole.
+    pub(crate) xdp_aborted: Atomic<u64>,
+    /// Frames other devices redirected to this queue, queued (`ndo_xdp_xmit`).
+    pub(crate) xdp_xmit: Atomic<u64>,
+    /// XDP frames that found no room on the TX ring, or could not be mapped.
+    pub(crate) xdp_tx_errors: Atomic<u64>,
 }
 
 impl QueueStats {
@@ -240,6 +258,12 @@ impl QueueStats {
             tx_sg_packets: Atomic::new(0),
             tx_linearized: Atomic::new(0),
             tx_tso_packets: Atomic::new(0),
+            xdp_drop: Atomic::new(0),
+            xdp_tx: Atomic::new(0),
+            xdp_redirect: Atomic::new(0),
+            xdp_aborted: Atomic::new(0),
+            xdp_xmit: Atomic::new(0),
+            xdp_tx_errors: Atomic::new(0),
         }
     }
 }
@@ -435,13 +459,58 @@ impl<'bound> TxRing<'bound> {
         self.desc.as_ref().map_or(0, |d| d.dma_base())
     }
 
-    /// Drops every queued skb (unmapping it) and empties the ring. Process context.
-    pub(crate) fn clear(&mut self) {
+    /// Takes up to `out.len()` queued frames out of the ring, unmapped, for the caller to
+    /// free once the lock is released; once none is left, the ring is empty again. Returns
+    /// how many were taken.
+    fn drain(&mut self, out: &mut [Option<TxBuf>]) -> usize {
+        let mut n = 0;
         for b in self.slots.iter_mut() {
-            drop(b.frame.take());
+            let Some(o) = out.get_mut(n) else {
+                return n;
+            };
+            if let Some(buf) = b.frame.take() {
+                *o = Some(buf);
+                n += 1;
+            }
         }
         self.next_to_use = 0;
         self.next_to_clean = 0;
+        n
+    }
+
+    /// Queues an XDP frame as one data descriptor; the caller rings the doorbell. The frame
+    /// comes back if the ring is full, the frame too short, or the mapping fails.
+    fn push_frame(&mut self, frame: Frame) -> core::result::Result<(), Frame> {
+        let len = frame.len();
+        if !(TX_MIN_LEN..=TXD_MAX_DATA).contains(&len) || self.unused() == 0 {
+            return Err(frame);
+        }
+        let size = self.size;
+        let i = self.next_to_use;
+        let (Some(desc), Some(slot)) = (self.desc.as_ref(), self.slots.get_mut(i as usize)) else {
+            return Err(frame);
+        };
+        let addr = match slot.frame.map_frame(frame) {
+            Ok([seg]) => seg.addr,
+            Ok(_) => {
+                // A frame maps as one piece; anything else is not sent.
+                return match slot.frame.take() {
+                    Some(TxBuf::Frame(f)) => Err(f),
+                    _ => Ok(()),
+                };
+            }
+            Err((f, _)) => return Err(f),
+        };
+        let cmd =
+            u64::from(len) | TXD_DTYP_DATA | TXD_CMD_DEXT | TXD_CMD_IFCS | TXD_CMD_EOP | TXD_CMD_RS;
+        let olinfo = u64::from(len) << TXD_PAYLEN_SHIFT;
+        desc.write(i as usize, 0, addr);
+        desc.write(i as usize, 1, cmd | (olinfo << 32));
+        slot.last = i as u16;
+        slot.pkts = 1;
+        slot.bytes = len;
+        self.next_to_use = ring_next(i, size);
+        Ok(())
     }
 }
 
@@ -572,7 +641,8 @@ impl<'bound> Poll for VectorData<'bound> {
                         state: Some(ring),
                         ctx,
                         pool: Some(pool),
-                    }) => self.clean_rx(ring, pool, dev, &ctx),
+                        xdp,
+                    }) => self.clean_rx(ring, pool, xdp, dev, &ctx),
                     _ => 0,
                 }
             }
@@ -599,6 +669,86 @@ impl<'bound> VectorData<'bound> {
             tx_watch: Atomic::new(NOT_PENDING),
             tx <- new_spinlock_irq!(tx, "igb_rust_tx"),
         }? Error))
+    }
+
+    /// Empties the TX ring, freeing what it held once the lock is released (an XDP frame
+    /// cannot be freed with interrupts off). Process context, the vector's poll disabled.
+    pub(crate) fn clear_tx(&self) {
+        loop {
+            let mut batch: [Option<TxBuf>; TX_CLEAN_BATCH] = core::array::from_fn(|_| None);
+            let n = self.tx.lock().drain(&mut batch);
+            drop(batch);
+            if n < TX_CLEAN_BATCH {
+                break;
+            }
+        }
+    }
+
+    /// Queues a frame XDP sent back out (`XDP_TX`) on this vector's TX ring; the doorbell is
+    /// rung by [`VectorData::kick_tx`] at the end of the poll.
+    fn xdp_tx(&self, frame: Frame) {
+        // A frame the ring refused is freed after the lock is released.
+        let refused = self.tx.lock().push_frame(frame).err();
+        if let Some(f) = refused {
+            drop(f);
+            self.stats.xdp_tx_errors.add(1, Relaxed);
+        } else {
+            self.stats.xdp_tx.add(1, Relaxed);
+        }
+    }
+
+    /// Tells the device about the descriptors queued on TX queue `q`.
+    fn kick_tx(&self, q: u16) {
+        let ring = self.tx.lock();
+        // Descriptors must be visible before the doorbell.
+        dma_mb(Write);
+        crate::hw::write_tail(&self.hw.bar, TailReg::Tx, q, ring.next_to_use);
+    }
+
+    /// Queues frames redirected to the device (`ndo_xdp_xmit`) on TX queue `q`, this vector's.
+    /// Softirq context.
+    pub(crate) fn xdp_xmit(
+        &self,
+        dev: &netdev::Device<IgbNet<'_>>,
+        q: u16,
+        frames: &mut xdp::XmitFrames<'_>,
+        flush: bool,
+    ) -> Result {
+        let Some(txq) = dev.tx_queue(u32::from(q)) else {
+            return Err(ENXIO);
+        };
+        let mut sent = 0u64;
+        let refused = {
+            let mut ring = self.tx.lock();
+            // Checked under the lock: `stop` and a reset stop the queue, then empty the ring
+            // under it, so no frame is left behind in a ring the device no longer reads.
+            if !dev.is_running() || txq.is_stopped() {
+                return Err(ENETDOWN);
+            }
+            let mut refused = None;
+            for f in frames.by_ref() {
+                match ring.push_frame(f) {
+                    Ok(()) => sent += 1,
+                    Err(f) => {
+                        refused = Some(f);
+                        break;
+                    }
+                }
+            }
+            if flush && sent > 0 {
+                // Descriptors must be visible before the doorbell.
+                dma_mb(Write);
+                crate::hw::write_tail(&self.hw.bar, TailReg::Tx, q, ring.next_to_use);
+            }
+            refused
+        };
+        if let Some(f) = refused {
+            // Taken, so ours to free, with the lock released.
+            drop(f);
+            self.stats.xdp_tx_errors.add(1, Relaxed);
+        }
+        self.stats.xdp_xmit.add(sent, Relaxed);
+        Ok(())
     }
 
     /// Masks the vector's interrupt.
@@ -671,9 +821,11 @@ impl<'bound> VectorData<'bound> {
             return;
         };
         let (mut pkts, mut bytes) = (0u32, 0u32);
+        // XDP frames: sent, but never counted in the byte queue limits.
+        let (mut xpkts, mut xbytes) = (0u32, 0u32);
         let mut unused;
         loop {
-            let mut freed: [Option<SkBuff>; TX_CLEAN_BATCH] = core::array::from_fn(|_| None);
+            let mut freed: [Option<TxBuf>; TX_CLEAN_BATCH] = core::array::from_fn(|_| None);
             let mut n = 0;
             let ring = &mut *guard;
             let Some(desc) = ring.desc.as_ref() else {
@@ -694,12 +846,22 @@ impl<'bound> VectorData<'bound> {
                 if desc.read(usize::from(last), 1) & TXD_STAT_DD == 0 {
                     break;
                 }
+                // Freed with the lock held, an XDP frame would be leaked: netpoll leaves
+                // them to the next poll.
+                if ctx.budget() == 0 && slot.frame.skb().is_none() {
+                    break;
+                }
                 // Unmapped here, freed once the lock is released.
-                if let Some(skb) = slot.frame.take() {
-                    bytes += slot.bytes;
-                    pkts += slot.pkts;
+                if let Some(buf) = slot.frame.take() {
+                    if matches!(buf, TxBuf::Skb(_)) {
+                        bytes += slot.bytes;
+                        pkts += slot.pkts;
+                    } else {
+                        xbytes += slot.bytes;
+                        xpkts += slot.pkts;
+                    }
                     if let Some(f) = freed.get_mut(n) {
-                        *f = Some(skb);
+                        *f = Some(buf);
                     }
                     n += 1;
                 }
@@ -707,8 +869,12 @@ impl<'bound> VectorData<'bound> {
             }
             unused = ring.unused();
             drop(guard);
-            for skb in freed.iter_mut().take(n).filter_map(Option::take) {
-                ctx.consume_skb(skb);
+            for buf in freed.iter_mut().take(n).filter_map(Option::take) {
+                match buf {
+                    TxBuf::Skb(skb) => ctx.consume_skb(skb),
+                    // Softirq with interrupts on, or netpoll, which left frames alone.
+                    TxBuf::Frame(f) => drop(f),
+                }
             }
             if n < TX_CLEAN_BATCH {
                 break;
@@ -723,8 +889,14 @@ impl<'bound> VectorData<'bound> {
         }
         if pkts > 0 {
             txq.completed(pkts, bytes, ctx);
-            self.stats.tx_packets.add(u64::from(pkts), Relaxed);
-            self.stats.tx_bytes.add(u64::from(bytes), Relaxed);
+        }
+        if pkts + xpkts > 0 {
+            self.stats
+                .tx_packets
+                .add(u64::from(pkts) + u64::from(xpkts), Relaxed);
+            self.stats
+                .tx_bytes
+                .add(u64::from(bytes) + u64::from(xbytes), Relaxed);
         }
         // Never wake a queue of an interface going down: `stop` relies on it staying stopped.
         if txq.is_stopped() && unused >= TX_WAKE_THRESHOLD && dev.is_running() {
@@ -737,6 +909,7 @@ impl<'bound> VectorData<'bound> {
         &self,
         rx: &mut RxRing,
         pool: &PagePool<'_>,
+        rxq: Option<&xdp::RxQueue>,
         dev: &netdev::Device<IgbNet<'_>>,
         ctx: &RxContext<'_, '_>,
     ) -> u32 {
@@ -753,6 +926,13 @@ impl<'bound> VectorData<'bound> {
         let (mut done, mut bytes, mut errors, mut copied) = (0u32, 0u64, 0u64, 0u64);
         let mut csum_good = 0u64;
         let mut cleaned = 0u32;
+        // The program attached now runs on every frame of this poll.
+        let xdp = match (rxq, dev.data().xdp_prog.get(ctx)) {
+            (Some(q), Some(p)) => Some((q, p)),
+            _ => None,
+        };
+        let (mut xdp_drop, mut xdp_redirect, mut xdp_aborted) = (0u64, 0u64, 0u64);
+        let mut xdp_tx = false;
         while done < budget {
             if cleaned >= RX_REFILL_BATCH {
                 let failed = rx.refill(pool, &self.hw.bar);
@@ -794,43 +974,97 @@ impl<'bound> VectorData<'bound> {
                 continue;
             }
 
-            let skb = match rx.partial.take() {
-                // Small frame: copy it and give the page straight back for the next refill.
-                None if eop && len <= copybreak => match ctx.alloc_skb(len) {
-                    Some(mut skb) => {
-                        let copied_ok = page.copy_to_skb(&mut skb, len).is_ok();
-                        page.recycle(ctx, len);
-                        if !copied_ok {
-                            errors += 1;
+            let skb = if let Some((rxq, prog)) = xdp {
+                // The program sees whole frames in one buffer: `xdp_setup` and `change_mtu`
+                // keep the MTU there, so a longer frame is dropped.
+                if !eop || rx.partial.is_some() {
+                    page.recycle(ctx, len);
+                    rx.partial = None;
+                    rx.discard = !eop;
+                    xdp_aborted += 1;
+                    continue;
+                }
+                if hi & RXD_ERR_FRAME != 0 {
+                    page.recycle(ctx, len);
+                    errors += 1;
+                    continue;
+                }
+                // Every frame the program saw counts as received, whatever became of it.
+                let verdict = rxq.run(ctx, prog, page, len);
+                if !matches!(verdict, Verdict::Pass(_)) {
+                    bytes += u64::from(len);
+                    done += 1;
+                }
+                match verdict {
+                    Verdict::Pass(buff) => match buff.build_skb(ctx) {
+                        Ok(skb) => skb,
+                        Err((page, dirty)) => {
+                            page.recycle(ctx, dirty);
+                            self.stats.rx_alloc_failed.add(1, Relaxed);
                             continue;
                         }
-                        copied += 1;
-                        skb
-                    }
-                    None => {
-                        page.recycle(ctx, len);
-                        self.stats.rx_alloc_failed.add(1, Relaxed);
+                    },
+                    Verdict::Tx(frame) => {
+                        self.xdp_tx(frame);
+                        xdp_tx = true;
                         continue;
                     }
-                },
-                None => match page.build_skb(ctx, len) {
-                    Ok(skb) => skb,
-                    Err(page) => {
-                        page.recycle(ctx, len);
-                        self.stats.rx_alloc_failed.add(1, Relaxed);
-                        rx.discard = !eop;
+                    Verdict::Redirected => {
+                        xdp_redirect += 1;
                         continue;
                     }
-                },
-                Some(mut skb) => match page.add_to_skb(&mut skb, len) {
-                    Ok(()) => skb,
-                    Err(page) => {
-                        page.recycle(ctx, len);
-                        errors += 1;
-                        rx.discard = !eop;
+                    Verdict::Drop {
+                        page,
+                        dirty,
+                        reason,
+                    } => {
+                        page.recycle(ctx, dirty);
+                        match reason {
+                            DropReason::Drop => xdp_drop += 1,
+                            _ => xdp_aborted += 1,
+                        }
                         continue;
                     }
-                },
+                }
+            } else {
+                match rx.partial.take() {
+                    // Small frame: copy it and give the page straight back for the next refill.
+                    None if eop && len <= copybreak => match ctx.alloc_skb(len) {
+                        Some(mut skb) => {
+                            let copied_ok = page.copy_to_skb(&mut skb, len).is_ok();
+                            page.recycle(ctx, len);
+                            if !copied_ok {
+                                errors += 1;
+                                continue;
+                            }
+                            copied += 1;
+                            skb
+                        }
+                        None => {
+                            page.recycle(ctx, len);
+                            self.stats.rx_alloc_failed.add(1, Relaxed);
+                            continue;
+                        }
+                    },
+                    None => match page.build_skb(ctx, len) {
+                        Ok(skb) => skb,
+                        Err(page) => {
+                            page.recycle(ctx, len);
+                            self.stats.rx_alloc_failed.add(1, Relaxed);
+                            rx.discard = !eop;
+                            continue;
+                        }
+                    },
+                    Some(mut skb) => match page.add_to_skb(&mut skb, len) {
+                        Ok(()) => skb,
+                        Err(page) => {
+                            page.recycle(ctx, len);
+                            errors += 1;
+                            rx.discard = !eop;
+                            continue;
+                        }
+                    },
+                }
             };
             if !eop {
                 rx.partial = Some(skb);
@@ -871,6 +1105,14 @@ impl<'bound> VectorData<'bound> {
             }
             ctx.gro_receive(skb);
             done += 1;
+        }
+        if xdp_tx {
+            self.kick_tx(rx.queue);
+        }
+        if xdp.is_some() {
+            self.stats.xdp_drop.add(xdp_drop, Relaxed);
+            self.stats.xdp_redirect.add(xdp_redirect, Relaxed);
+            self.stats.xdp_aborted.add(xdp_aborted, Relaxed);
         }
         let failed = rx.refill(pool, &self.hw.bar);
         self.stats.rx_alloc_failed.add(u64::from(failed), Relaxed);

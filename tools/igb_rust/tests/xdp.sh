@@ -1,0 +1,131 @@
+# SPDX-License-Identifier: GPL-2.0
+# XDP in the driver (ndo_bpf, ndo_xdp_xmit): the verdicts PASS, DROP, TX,
+# REDIRECT and ABORTED with their counters, frames echoed back intact, the
+# MTU limit, and a program swapped under traffic without losing the link.
+# The programs are tools/igb_rust/xdp/xdp_test.bpf.c, one object per mode.
+
+setup_pair v4only
+mountpoint -q /run/igbt || { mkdir -p /run/igbt && mount -t tmpfs -o size=200m tmpfs /run/igbt; }
+XDP_MB=${XDP_MB:-24}
+dd if=/dev/urandom of=/run/igbt/xdpblob bs=1M count="$XDP_MB" status=none
+export SRC=/run/igbt/xdpblob WANT
+WANT=$(sha256sum < /run/igbt/xdpblob)
+
+XDP_SWAPS=${XDP_SWAPS:-100}
+ECHO="python3 $(dirname "$0")/udp_echo.py"
+prog() { echo "$IGB_RUST_BUILD/xdp/$1.o"; }
+attach() { ip -force link set dev "$DUT_IF" xdpdrv obj "$(prog "$1")" sec xdp; }
+detach() { ip link set dev "$DUT_IF" xdpdrv off; }
+xsum() {	# xsum NAME: the per-queue counter NAME (e.g. rx_xdp_drop) summed over the queues
+	local dir=${1%%_*} rest=${1#*_}
+	ethtool -S "$DUT_IF" | awk -v re="^ *${dir}[0-9]+_${rest}:" '$0 ~ re {s += $2} END {print s + 0}'
+}
+noports() { awk '$1 == "Udp:" { if (h) { print $3; exit } h = 1 }' /proc/net/snmp; }
+echo_from_peer() {	# echo_from_peer PORT COUNT SIZE -> "sent N echoed M intact K"
+	ip netns exec $NS $ECHO $DUT_IP "$1" "$2" "$3"
+}
+
+for m in pass drop tx redirect abort; do
+	[ -f "$(prog $m)" ] || { fail "XDP test program $m is built" "$(prog $m) missing"; }
+done
+
+carrier0=$(cat /sys/class/net/$DUT_IF/carrier_changes)
+check "attach an XDP program in driver mode" attach drop
+check "ip link shows the program in driver mode" sh -c "ip -d link show dev $DUT_IF | grep -q 'prog/xdp id'"
+check "the link stayed up across the attach" test "$(cat /sys/class/net/$DUT_IF/carrier_changes)" = "$carrier0"
+
+# XDP_DROP: UDP to port 4444 never reaches the stack; everything else passes.
+d0=$(xsum rx_xdp_drop); np0=$(noports)
+r=$(echo_from_peer 4444 200 100)
+d1=$(xsum rx_xdp_drop); np1=$(noports)
+note "drop: $r, rx_xdp_drop +$((d1 - d0)), UDP NoPorts +$((np1 - np0))"
+check "XDP_DROP: 200 datagrams counted as rx_xdp_drop (+$((d1 - d0)))" test $((d1 - d0)) = 200
+check "XDP_DROP: none reached the stack (NoPorts +$((np1 - np0)))" test $((np1 - np0)) = 0
+check "XDP_DROP: nothing came back ($r)" sh -c "echo '$r' | grep -q 'echoed 0 '"
+check "other traffic passes the program: 50 pings with their payload intact" \
+	ip netns exec $NS ping -q -c 50 -i 0.02 -s 1000 -p a55a $DUT_IP
+
+# XDP_PASS over a bulk TCP transfer: the data arrive intact.
+check "attach a program that passes everything" attach pass
+check "XDP_PASS: $XDP_MB MB peer -> DUT intact" bulk rx
+check "XDP_PASS: $XDP_MB MB DUT -> peer intact (TX beside XDP)" bulk tx
+
+# XDP_TX: the program echoes the datagrams back out of the same port.
+check "replace the program (XDP_TX echo)" attach tx
+t0=$(xsum rx_xdp_tx); tp0=$(stat_of "$DUT_IF" tx packets)
+r=$(echo_from_peer 4445 200 1000)
+t1=$(xsum rx_xdp_tx); tp1=$(stat_of "$DUT_IF" tx packets)
+note "tx: $r, rx_xdp_tx +$((t1 - t0)), tx_packets +$((tp1 - tp0))"
+check "XDP_TX: 200 datagrams echoed to the peer intact ($r)" sh -c "echo '$r' | grep -q 'echoed 200 intact 200'"
+check "XDP_TX: rx_xdp_tx +200 (+$((t1 - t0)))" test $((t1 - t0)) = 200
+check "XDP_TX: the echoes are counted as sent (tx_packets +$((tp1 - tp0)))" test $((tp1 - tp0)) -ge 200
+check "XDP_TX: no TX errors" test "$(xsum tx_xdp_errors)" = 0
+
+# XDP_REDIRECT to the receiving device: the frames go out through ndo_xdp_xmit.
+check "replace the program (XDP_REDIRECT to itself)" attach redirect
+rd0=$(xsum rx_xdp_redirect); x0=$(xsum tx_xdp_xmit)
+r=$(echo_from_peer 4446 200 1000)
+rd1=$(xsum rx_xdp_redirect); x1=$(xsum tx_xdp_xmit)
+note "redirect: $r, rx_xdp_redirect +$((rd1 - rd0)), tx_xdp_xmit +$((x1 - x0))"
+check "XDP_REDIRECT: 200 datagrams echoed intact through ndo_xdp_xmit ($r)" sh -c "echo '$r' | grep -q 'echoed 200 intact 200'"
+check "XDP_REDIRECT: rx_xdp_redirect +200 (+$((rd1 - rd0)))" test $((rd1 - rd0)) = 200
+check "XDP_REDIRECT: tx_xdp_xmit +200 (+$((x1 - x0)))" test $((x1 - x0)) = 200
+
+# XDP_ABORTED: dropped and counted apart from XDP_DROP.
+check "replace the program (XDP_ABORTED)" attach abort
+a0=$(xsum rx_xdp_aborted); d0=$(xsum rx_xdp_drop); np0=$(noports)
+r=$(echo_from_peer 4447 50 100)
+a1=$(xsum rx_xdp_aborted); d1=$(xsum rx_xdp_drop); np1=$(noports)
+check "XDP_ABORTED: 50 datagrams counted as rx_xdp_aborted (+$((a1 - a0)))" test $((a1 - a0)) = 50
+check "XDP_ABORTED: not counted as XDP_DROP, none reached the stack" test $((d1 - d0)):$((np1 - np0)) = 0:0
+
+# The MTU: a frame must fit one buffer while a program is attached.
+check "MTU 3000 refused with a program attached" sh -c "! ip link set dev $DUT_IF mtu 3000 2>/dev/null"
+check "the refused MTU changed nothing" test "$(cat /sys/class/net/$DUT_IF/mtu)" = 1500
+check "detach the program" detach
+check "ip link no longer shows a program" sh -c "! ip -d link show dev $DUT_IF | grep -q 'prog/xdp'"
+check "MTU 3000 accepted without a program" ip link set dev "$DUT_IF" mtu 3000
+e=$(attach pass 2>&1)
+check "attaching at MTU 3000 fails with the reason ($(echo "$e" | grep -o 'MTU too large[^.]*' | head -1))" \
+	sh -c "echo '$e' | grep -q 'MTU too large for XDP'"
+check "the refused attach left no program" sh -c "! ip -d link show dev $DUT_IF | grep -q 'prog/xdp'"
+ip link set dev "$DUT_IF" mtu 1500
+
+# Swapped under traffic: attach, replace, detach, while TCP flows both ways,
+# transfer after transfer until the last swap is done.
+carrier0=$(cat /sys/class/net/$DUT_IF/carrier_changes)
+rm -f /run/igbt/xdp.stop
+flow() {	# flow rx|tx PORT: bulk transfers until xdp.stop exists; prints how many
+	local n=0
+	while [ ! -e /run/igbt/xdp.stop ]; do
+		PORT=$2 bulk "$1" > /dev/null 2>&1 || { echo "failed after $n"; return 1; }
+		n=$((n + 1))
+	done
+	echo "$n"
+}
+flow rx 5011 > /run/igbt/xdp.rx & brx=$!
+flow tx 5012 > /run/igbt/xdp.tx & btx=$!
+swaps_ok=0
+for i in $(seq 1 "$XDP_SWAPS"); do
+	case $((i % 10)) in
+	0) detach ;;
+	[13579]) attach pass ;;
+	*) attach drop ;;
+	esac && swaps_ok=$((swaps_ok + 1))
+done
+touch /run/igbt/xdp.stop
+wait $brx; rrx=$?
+wait $btx; rtx=$?
+note "swaps: $swaps_ok, transfers during them: rx $(cat /run/igbt/xdp.rx), tx $(cat /run/igbt/xdp.tx)"
+check "$XDP_SWAPS attach/replace/detach under traffic all succeeded ($swaps_ok)" test "$swaps_ok" = "$XDP_SWAPS"
+check "TCP peer -> DUT across the swaps: every transfer intact ($(cat /run/igbt/xdp.rx))" test $rrx = 0
+check "TCP DUT -> peer across the swaps: every transfer intact ($(cat /run/igbt/xdp.tx))" test $rtx = 0
+check "no link change across the swaps" test "$(cat /sys/class/net/$DUT_IF/carrier_changes)" = "$carrier0"
+check "ping still works after the swaps" ip netns exec $NS ping -q -c 10 -i 0.05 $DUT_IP
+
+# Unloading the driver with a program attached.
+attach pass
+teardown_pair
+check "rmmod with an XDP program attached" rmmod igb_rust
+unset SRC WANT
+rm -f /run/igbt/xdpblob
