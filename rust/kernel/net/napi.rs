@@ -142,7 +142,7 @@ pub struct Rx<'a, 'n, P: Poll> {
     /// The page pool bound to this instance, if it has one.
     pub pool: Option<&'a RxPool<'a>>,
     /// The XDP info of the instance's RX queue, registered with its page pool: an instance
-    /// with both a queue and a pool has one.
+    /// with a queue and a pool whose offset leaves XDP's headroom has one.
     pub xdp: Option<&'a xdp::RxQueue>,
 }
 
@@ -397,15 +397,16 @@ impl<P: Poll> Napi<P> {
         // the pool before it deletes the instance, while the instance is disabled; and it is
         // destroyed before `parent` is unbound (both safety requirements).
         let pool = unsafe { page_pool::PagePool::new_for_napi(parent, params, self.raw()) }?;
+        // A pool without XDP's headroom serves the stack only.
         let rxq = match self.queue {
-            Some(q) => {
+            Some(q) if pool.offset() >= xdp::PACKET_HEADROOM => {
                 // SAFETY: `inner` is added, so its `dev` is the device, which outlives its
                 // instances; `q` is below its RX queue count (type invariant). The info is
                 // dropped before the pool (`PinnedDrop`).
                 let init = unsafe { xdp::RxQueue::new((*self.raw()).dev, q, &pool) };
                 Some(KBox::pin_init(init, GFP_KERNEL)?)
             }
-            None => None,
+            _ => None,
         };
         // SAFETY: Exclusive access (safety requirement).
         unsafe {

@@ -1744,7 +1744,7 @@ impl<T: Operations> OpsTable<T> {
             // SAFETY: `bpf` is valid for the call (safety requirement).
             let bpf = unsafe { &mut *bpf };
             if bpf.command != bindings::bpf_netdev_command_XDP_SETUP_PROG {
-                return Err(EINVAL);
+                return Err(EOPNOTSUPP);
             }
             // SAFETY: The union member of `XDP_SETUP_PROG`.
             let (raw, ack) = unsafe {

@@ -256,6 +256,7 @@ pub struct Buff<'p> {
     start: u32,
     len: u32,
     dirty: u32,
+    moved: bool,
 }
 
 impl<'p> Buff<'p> {
@@ -263,6 +264,13 @@ impl<'p> Buff<'p> {
     #[inline]
     pub fn len(&self) -> u32 {
         self.len
+    }
+
+    /// Whether the program moved the frame's start or end: what the device reported about
+    /// the frame (checksums, hash, VLAN) may then no longer describe it.
+    #[inline]
+    pub fn moved(&self) -> bool {
+        self.moved
     }
 
     /// Whether the program cut the frame to nothing.
@@ -396,6 +404,21 @@ impl<'a> XmitFrames<'a> {
         self.next
     }
 
+    /// Gives back the frame taken last, unsent: it returns to the core with the ones not
+    /// taken and is not counted as sent. Any other frame comes back as `Err`.
+    #[inline]
+    pub fn give_back(&mut self, frame: Frame) -> core::result::Result<(), Frame> {
+        let last = self.next.checked_sub(1).and_then(|i| self.frames.get(i));
+        if last != Some(&frame.0.as_ptr()) {
+            return Err(frame);
+        }
+        self.next -= 1;
+        // INVARIANT: the frame at `next` is the one just given back, which nobody owns but
+        // the caller of `ndo_xdp_xmit` again.
+        core::mem::forget(frame);
+        Ok(())
+    }
+
     /// How many frames are left.
     #[inline]
     pub fn remaining(&self) -> usize {
@@ -460,8 +483,12 @@ impl RxQueue {
             }
             // SAFETY: `slot` points to storage for `Self` (the closure's contract).
             let rxq = Opaque::cast_into(unsafe { &raw const (*slot).inner });
-            // SAFETY: `rxq` is storage for the info; `xdp_rxq_info_reg` clears it first. `dev`
-            // is live with that queue (safety requirement).
+            // `xdp_rxq_info_reg` reads the registration state before it clears the info: it
+            // must start zeroed (never registered).
+            // SAFETY: `rxq` is valid for writes of one info (the closure's contract).
+            unsafe { rxq.write_bytes(0, 1) };
+            // SAFETY: `rxq` is a zeroed info; `dev` is live with that queue (safety
+            // requirement).
             to_result(unsafe { bindings::xdp_rxq_info_reg(rxq, dev, queue, 0) })?;
             // SAFETY: `rxq` was registered just above; `raw_pool` is a live pool.
             let r = to_result(unsafe {
@@ -541,6 +568,9 @@ impl RxQueue {
         // The program may have moved both ends, within the buffer (the BPF helpers check).
         let start = (xdp.data as usize).wrapping_sub(hard_start as usize) as u32;
         let end = (xdp.data_end as usize).wrapping_sub(hard_start as usize) as u32;
+        // What to sync for the device again: what it wrote, or the program up to the end it
+        // left (a tail grown, written and shrunk again may leave dirty cache lines beyond; a
+        // non-coherent platform would then need a sync of the whole buffer).
         let dirty = end.saturating_sub(offset).max(len);
         // SAFETY: `self` is registered, so its `dev` is the live receiving device.
         let dev = unsafe { (*self.raw()).dev };
@@ -564,6 +594,7 @@ impl RxQueue {
                     start,
                     len: end - start,
                     dirty,
+                    moved: start != offset || end - start != len,
                 })
             }
             bindings::xdp_action_XDP_DROP => Verdict::Drop {

@@ -95,11 +95,17 @@ ip link set dev "$DUT_IF" mtu 1500
 # transfer after transfer until the last swap is done.
 carrier0=$(cat /sys/class/net/$DUT_IF/carrier_changes)
 rm -f /run/igbt/xdp.stop
+# Short transfers with a pause between them: traffic at every swap, without
+# starving the swaps of CPU time under TCG.
+dd if=/dev/urandom of=/run/igbt/xdpflow bs=1M count=4 status=none
+flow_sum=$(sha256sum < /run/igbt/xdpflow)
 flow() {	# flow rx|tx PORT: bulk transfers until xdp.stop exists; prints how many
 	local n=0
 	while [ ! -e /run/igbt/xdp.stop ]; do
-		PORT=$2 bulk "$1" > /dev/null 2>&1 || { echo "failed after $n"; return 1; }
+		SRC=/run/igbt/xdpflow WANT=$flow_sum PORT=$2 bulk "$1" > /dev/null 2>&1 ||
+			{ echo "failed after $n"; return 1; }
 		n=$((n + 1))
+		sleep 0.2
 	done
 	echo "$n"
 }
@@ -128,4 +134,4 @@ attach pass
 teardown_pair
 check "rmmod with an XDP program attached" rmmod igb_rust
 unset SRC WANT
-rm -f /run/igbt/xdpblob
+rm -f /run/igbt/xdpblob /run/igbt/xdpflow

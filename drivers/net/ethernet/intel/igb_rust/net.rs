@@ -717,6 +717,7 @@ impl<'bound> IgbNet<'bound> {
                     (tx.dma_base(), tx.size())
                 };
                 self.configure_tx_ring(q, tx_base, tx_size)?;
+                data.set_tx_live(true);
                 let (base, size) = v
                     .with_state(rtnl, |_, st, _| {
                         st.as_mut().map(|rx| {
@@ -840,6 +841,10 @@ impl<'bound> IgbNet<'bound> {
         // No poll can wake a queue now; on `stop` the stack already did this, for a reset it
         // keeps `start_xmit` away from the rings until they are rebuilt.
         dev.tx_disable(rtnl);
+        // Nor does `ndo_xdp_xmit` queue anything from here on.
+        for (_, v) in queue_vectors(dev) {
+            v.set_tx_live(false);
+        }
         let stopped = self.quiesce(mode);
         for v in vectors(dev) {
             let _ = v.with_state(rtnl, |_, st, _| {
@@ -993,7 +998,7 @@ impl<'bound> netdev::Operations for IgbNet<'bound> {
         let active = dev.data().active.load(Relaxed).max(1);
         let q = kernel::cpu::CpuId::current().as_u32() % active;
         let v = dev.napi(q as usize + 1).ok_or(ENXIO)?.data();
-        v.xdp_xmit(dev, q as u16, frames, flush)
+        v.xdp_xmit(q as u16, frames, flush)
     }
 
     fn set_features(dev: &netdev::Device<Self>, _rtnl: &mut Rtnl, features: u64) -> Result {

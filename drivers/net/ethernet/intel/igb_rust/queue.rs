@@ -396,6 +396,20 @@ pub(crate) struct TxRing<'bound> {
     size: u32,
     next_to_use: u32,
     next_to_clean: u32,
+    /// Whether the device reads the ring: set once it is programmed, cleared before it is
+    /// stopped. `ndo_xdp_xmit` queues frames only while it is set.
+    live: bool,
+}
+
+/// Why a ring refused an XDP frame.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum PushError {
+    /// The device does not read the ring.
+    Down,
+    /// No descriptor free, or the mapping failed: the frames after it fare no better.
+    Full,
+    /// Not a frame the device can send (too short or too long).
+    Bad,
 }
 
 /// What a TX descriptor slot holds. A frame lives in the slot of its first descriptor
@@ -423,6 +437,7 @@ impl<'bound> TxRing<'bound> {
                 size: 1,
                 next_to_use: 0,
                 next_to_clean: 0,
+                live: false,
             });
         }
         let desc = DescRing::new(hw, size)?;
@@ -443,6 +458,7 @@ impl<'bound> TxRing<'bound> {
             size,
             next_to_use: 0,
             next_to_clean: 0,
+            live: false,
         })
     }
 
@@ -479,27 +495,34 @@ impl<'bound> TxRing<'bound> {
     }
 
     /// Queues an XDP frame as one data descriptor; the caller rings the doorbell. The frame
-    /// comes back if the ring is full, the frame too short, or the mapping fails.
-    fn push_frame(&mut self, frame: Frame) -> core::result::Result<(), Frame> {
+    /// comes back with the reason if the device does not read the ring, the ring is full,
+    /// the mapping fails or the frame is too short or too long.
+    fn push_frame(&mut self, frame: Frame) -> core::result::Result<(), (Frame, PushError)> {
         let len = frame.len();
-        if !(TX_MIN_LEN..=TXD_MAX_DATA).contains(&len) || self.unused() == 0 {
-            return Err(frame);
+        if !self.live {
+            return Err((frame, PushError::Down));
+        }
+        if !(TX_MIN_LEN..=TXD_MAX_DATA).contains(&len) {
+            return Err((frame, PushError::Bad));
+        }
+        if self.unused() == 0 {
+            return Err((frame, PushError::Full));
         }
         let size = self.size;
         let i = self.next_to_use;
         let (Some(desc), Some(slot)) = (self.desc.as_ref(), self.slots.get_mut(i as usize)) else {
-            return Err(frame);
+            return Err((frame, PushError::Down));
         };
         let addr = match slot.frame.map_frame(frame) {
             Ok([seg]) => seg.addr,
             Ok(_) => {
                 // A frame maps as one piece; anything else is not sent.
                 return match slot.frame.take() {
-                    Some(TxBuf::Frame(f)) => Err(f),
+                    Some(TxBuf::Frame(f)) => Err((f, PushError::Bad)),
                     _ => Ok(()),
                 };
             }
-            Err((f, _)) => return Err(f),
+            Err((f, _)) => return Err((f, PushError::Full)),
         };
         let cmd =
             u64::from(len) | TXD_DTYP_DATA | TXD_CMD_DEXT | TXD_CMD_IFCS | TXD_CMD_EOP | TXD_CMD_RS;
@@ -689,7 +712,7 @@ impl<'bound> VectorData<'bound> {
     fn xdp_tx(&self, frame: Frame) {
         // A frame the ring refused is freed after the lock is released.
         let refused = self.tx.lock().push_frame(frame).err();
-        if let Some(f) = refused {
+        if let Some((f, _)) = refused {
             drop(f);
             self.stats.xdp_tx_errors.add(1, Relaxed);
         } else {
@@ -705,49 +728,53 @@ impl<'bound> VectorData<'bound> {
         crate::hw::write_tail(&self.hw.bar, TailReg::Tx, q, ring.next_to_use);
     }
 
+    /// Marks the TX ring as read by the device, or not: `ndo_xdp_xmit` queues frames only
+    /// on a live ring.
+    pub(crate) fn set_tx_live(&self, on: bool) {
+        self.tx.lock().live = on;
+    }
+
     /// Queues frames redirected to the device (`ndo_xdp_xmit`) on TX queue `q`, this vector's.
-    /// Softirq context.
-    pub(crate) fn xdp_xmit(
-        &self,
-        dev: &netdev::Device<IgbNet<'_>>,
-        q: u16,
-        frames: &mut xdp::XmitFrames<'_>,
-        flush: bool,
-    ) -> Result {
-        let Some(txq) = dev.tx_queue(u32::from(q)) else {
-            return Err(ENXIO);
-        };
-        let mut sent = 0u64;
-        let refused = {
-            let mut ring = self.tx.lock();
-            // Checked under the lock: `stop` and a reset stop the queue, then empty the ring
-            // under it, so no frame is left behind in a ring the device no longer reads.
-            if !dev.is_running() || txq.is_stopped() {
-                return Err(ENETDOWN);
-            }
-            let mut refused = None;
-            for f in frames.by_ref() {
-                match ring.push_frame(f) {
-                    Ok(()) => sent += 1,
-                    Err(f) => {
-                        refused = Some(f);
-                        break;
+    /// Softirq context. Each frame takes the lock on its own, so that a refused one is freed
+    /// with interrupts on; a frame the device cannot send is dropped, the first one the ring
+    /// has no room for goes back to the core with the rest.
+    pub(crate) fn xdp_xmit(&self, q: u16, frames: &mut xdp::XmitFrames<'_>, flush: bool) -> Result {
+        let (mut sent, mut errors) = (0u64, 0u64);
+        let mut down = false;
+        while let Some(f) = frames.next() {
+            // The guard is a temporary: released before a refused frame is looked at.
+            let r = self.tx.lock().push_frame(f);
+            match r {
+                Ok(()) => sent += 1,
+                Err((f, PushError::Bad)) => {
+                    drop(f);
+                    errors += 1;
+                }
+                Err((f, why)) => {
+                    // The last one taken: cannot fail.
+                    let _ = frames.give_back(f);
+                    down = why == PushError::Down;
+                    if !down {
+                        errors += 1;
                     }
+                    break;
                 }
             }
-            if flush && sent > 0 {
+        }
+        if flush {
+            // Also for frames queued by earlier calls without the flag.
+            let ring = self.tx.lock();
+            if ring.live {
                 // Descriptors must be visible before the doorbell.
                 dma_mb(Write);
                 crate::hw::write_tail(&self.hw.bar, TailReg::Tx, q, ring.next_to_use);
             }
-            refused
-        };
-        if let Some(f) = refused {
-            // Taken, so ours to free, with the lock released.
-            drop(f);
-            self.stats.xdp_tx_errors.add(1, Relaxed);
         }
         self.stats.xdp_xmit.add(sent, Relaxed);
+        self.stats.xdp_tx_errors.add(errors, Relaxed);
+        if down {
+            return Err(ENETDOWN);
+        }
         Ok(())
     }
 
@@ -974,6 +1001,9 @@ impl<'bound> VectorData<'bound> {
                 continue;
             }
 
+            // The device's checksum verdict describes the frame it wrote, not one an XDP
+            // program moved.
+            let mut csum_valid = true;
             let skb = if let Some((rxq, prog)) = xdp {
                 // The program sees whole frames in one buffer: `xdp_setup` and `change_mtu`
                 // keep the MTU there, so a longer frame is dropped.
@@ -996,14 +1026,17 @@ impl<'bound> VectorData<'bound> {
                     done += 1;
                 }
                 match verdict {
-                    Verdict::Pass(buff) => match buff.build_skb(ctx) {
-                        Ok(skb) => skb,
-                        Err((page, dirty)) => {
-                            page.recycle(ctx, dirty);
-                            self.stats.rx_alloc_failed.add(1, Relaxed);
-                            continue;
+                    Verdict::Pass(buff) => {
+                        csum_valid = !buff.moved();
+                        match buff.build_skb(ctx) {
+                            Ok(skb) => skb,
+                            Err((page, dirty)) => {
+                                page.recycle(ctx, dirty);
+                                self.stats.rx_alloc_failed.add(1, Relaxed);
+                                continue;
+                            }
                         }
-                    },
+                    }
                     Verdict::Tx(frame) => {
                         self.xdp_tx(frame);
                         xdp_tx = true;
@@ -1077,6 +1110,7 @@ impl<'bound> VectorData<'bound> {
             let mut skb = skb;
             bytes += u64::from(skb.len());
             if rx_csum
+                && csum_valid
                 && hi & (RXD_STAT_L4CS | RXD_STAT_UDPCS) != 0
                 && hi & (RXD_ERR_L4E | RXD_ERR_IPE) == 0
             {
