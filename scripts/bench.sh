@@ -14,10 +14,10 @@ set -euo pipefail
 
 if [ "${QUICK:-0}" = 1 ]; then
 	: "${DUR:=1}" "${REPS:=1}" "${SIZES:=64 1500}"
-	: "${RX_VARIANTS:=c rust-cb0 ceiling}" "${TX_VARIANTS:=c rust-cb0}" "${PPBENCH:=0}"
+	: "${RX_VARIANTS:=c rust-cb0 ceiling c-xdp rust-xdp}" "${TX_VARIANTS:=c rust-cb0}" "${PPBENCH:=0}"
 fi
 : "${DUR:=2}" "${REPS:=3}" "${SIZES:=64 128 256 512 1024 1500}"
-: "${RX_VARIANTS:=c rust-cb0 rust-cb256 rust-cb512 ceiling}" "${TX_VARIANTS:=c rust-cb0}"
+: "${RX_VARIANTS:=c rust-cb0 rust-cb256 rust-cb512 ceiling c-xdp rust-xdp}" "${TX_VARIANTS:=c rust-cb0}"
 : "${PPBENCH:=1}"
 
 stamp=$(date +%Y%m%d-%H%M%S)

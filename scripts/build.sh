@@ -122,7 +122,7 @@ fi
 # The XDP programs of the igb_rust tests (tools/igb_rust/xdp): one object per
 # mode, in this build.
 mkdir -p "$BUILD/xdp"
-for m in pass drop tx redirect abort; do
+for m in pass drop tx redirect abort bench; do
 	src=$REPO/tools/igb_rust/xdp/xdp_test.bpf.c obj=$BUILD/xdp/$m.o
 	if [ ! -f "$obj" ] || [ "$src" -nt "$obj" ]; then
 		clang$LLVM_SUFFIX -O2 -g -target bpf -D "XDP_TEST_${m^^}" \

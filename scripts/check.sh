@@ -177,7 +177,7 @@ run_suite() {	# run_suite production|debug
 				SELFTEST_SCRIPTS="${SELFTEST_SCRIPTS:-stats.py queues.py}"
 				STRESS_ROUNDS="${STRESS_ROUNDS:-1}" STRESS_PARTS="${STRESS_PARTS:-}"
 				STRESS_MB="${STRESS_MB:-16}"
-				XDP_MB="${XDP_MB:-8}" XDP_SWAPS="${XDP_SWAPS:-30}")
+				XDP_MB="${XDP_MB:-4}" XDP_SWAPS="${XDP_SWAPS:-20}")
 		fi;;
 	production) variant=""; sfx="-production"; limit=1800;;
 	esac

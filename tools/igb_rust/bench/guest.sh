@@ -5,7 +5,8 @@
 #
 # The DUT NIC is driven in turn by the C igb and by igb_rust (several
 # rx-copybreak settings, and once as the IGB_RUST_BENCH=y copy that recycles
-# every received frame, for the RX ceiling);
+# every received frame, for the RX ceiling; "c-xdp" and "rust-xdp" run the
+# same XDP program on either driver, which drops pktgen's frames);
 # the peer NIC, in namespace "peer", always by the C igb. RX: pktgen on the
 # peer (CPU 0) sends UDP to the DUT, whose interrupts are pinned to CPU 1.
 # TX: pktgen on the DUT (CPU 1) sends to the peer. Each cell is one run of
@@ -66,11 +67,11 @@ bind_dut() {
 	[ -e "$d/driver" ] && echo "$DUT" > "$d/driver/unbind"
 	lsmod | grep -q '^igb_rust ' && rmmod igb_rust
 	case $v in
-	c)
+	c | c-xdp)
 		echo igb > "$d/driver_override"
 		echo "$DUT" > /sys/bus/pci/drivers/igb/bind || return 1
 		;;
-	rust-cb* | ceiling)
+	rust-cb* | ceiling | rust-xdp)
 		echo igb_rust > "$d/driver_override"
 		insmod "$(ko_of "$v")" || return 1
 		;;
@@ -90,13 +91,21 @@ bind_dut() {
 	ip link set "$DUT_IF" up
 	ip neigh replace $PEER_IP lladdr "$PEER_MAC" dev "$DUT_IF" nud permanent
 	pin_irqs "$DUT" 1
-	wait_carrier "$DUT_IF" 1 && wait_carrier "$PEER_IF" 1 $NS
+	wait_carrier "$DUT_IF" 1 && wait_carrier "$PEER_IF" 1 $NS || return 1
+	case $v in
+	*-xdp)
+		# C igb reconfigures on attach: wait for the link again.
+		ip link set dev "$DUT_IF" xdpdrv obj "$IGB_RUST_BUILD/xdp/bench.o" sec xdp || return 1
+		pin_irqs "$DUT" 1
+		wait_carrier "$DUT_IF" 1 && wait_carrier "$PEER_IF" 1 $NS
+		;;
+	esac
 }
 
-module_of() { case $1 in c) echo igb ;; *) echo igb_rust ;; esac; }
+module_of() { case $1 in c | c-xdp) echo igb ;; *) echo igb_rust ;; esac; }
 ko_of() {
 	case $1 in
-	c) modinfo -n igb ;;
+	c | c-xdp) modinfo -n igb ;;
 	ceiling) echo "$IGB_RUST_BENCH_KO" ;;
 	*) echo "$IGB_RUST_KO" ;;
 	esac

@@ -8,6 +8,7 @@
  *   XDP_TEST_REDIRECT  UDP/IPv4 to port 4446 is echoed back through a
  *                      redirect to the receiving device (ndo_xdp_xmit)
  *   XDP_TEST_ABORT     UDP/IPv4 to port 4447 is aborted
+ *   XDP_TEST_BENCH     UDP/IPv4 to port 9 (pktgen's, in make bench) is dropped
  *
  * Anything else passes. An echo swaps the MAC and IP addresses and the UDP
  * ports: both checksums stay valid, so the sender receives its own payload.
@@ -83,6 +84,9 @@ int xdp_test(struct xdp_md *ctx)
 #elif defined(XDP_TEST_ABORT)
 	if (udp->dest == UDP_PORT(4447))
 		return XDP_ABORTED;
+#elif defined(XDP_TEST_BENCH)
+	if (udp->dest == UDP_PORT(9))
+		return XDP_DROP;
 #endif
 	return XDP_PASS;
 }

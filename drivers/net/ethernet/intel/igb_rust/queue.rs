@@ -16,7 +16,7 @@ use kernel::{
     net::{
         napi::{Instance, Napi, NapiContext, Poll, Rx, RxContext},
         netdev::{self, Rtnl, TxRequest, XmitQueue},
-        page_pool::{PagePool, Params, ParkedPage},
+        page_pool::{Page, PagePool, Params, ParkedPage},
         skb::{
             HashType, MapSlot, RxChecksum, SkBuff, Tso, TxBuf, TxChecksum, VlanProto, VlanTag, L4,
             MAX_SEGMENTS,
@@ -551,6 +551,10 @@ pub(crate) struct RxRing {
     next_to_use: u32,
     /// First part of a frame spanning several descriptors.
     partial: Option<SkBuff>,
+    /// Pages whose frame was dropped or copied, synced for the device again: the next refill
+    /// posts them before it asks the pool, a round trip through the pool saved per frame.
+    spare: [Option<ParkedPage>; RX_REFILL_BATCH as usize],
+    n_spare: usize,
     /// Drop descriptors up to the next end of frame.
     discard: bool,
 }
@@ -571,6 +575,8 @@ impl RxRing {
             next_to_clean: 0,
             next_to_use: 0,
             partial: None,
+            spare: core::array::from_fn(|_| None),
+            n_spare: 0,
             discard: false,
         })
     }
@@ -599,7 +605,7 @@ impl RxRing {
             // A slot left filled (by a refill that then failed) gives its page back first.
             let page = match self.pages[i].take().map(|p| pool.unpark(p)) {
                 Some(Ok(page)) => Some(page),
-                _ => pool.alloc(),
+                _ => self.take_spare(pool).or_else(|| pool.alloc()),
             };
             let Some(page) = page else {
                 failed += 1;
@@ -621,8 +627,44 @@ impl RxRing {
         failed
     }
 
+    /// Keeps the page of a frame nobody else will see for the next refill, synced for the
+    /// device over the `dirty` bytes written; once the stash is full, the pool takes it back.
+    #[inline]
+    fn reuse(&mut self, mut page: Page<'_>, ctx: &RxContext<'_, '_>, dirty: u32) {
+        match self.spare.get_mut(self.n_spare) {
+            Some(slot) => {
+                if dirty > 0 {
+                    page.sync_for_device(dirty);
+                }
+                *slot = Some(page.park());
+                self.n_spare += 1;
+            }
+            None => page.recycle(ctx, dirty),
+        }
+    }
+
+    /// A page of the stash, if any is left.
+    #[inline]
+    fn take_spare<'p>(&mut self, pool: &'p PagePool<'_>) -> Option<Page<'p>> {
+        while self.n_spare > 0 {
+            self.n_spare -= 1;
+            let Some(p) = self.spare.get_mut(self.n_spare).and_then(Option::take) else {
+                continue;
+            };
+            // Only pages of `pool` are stashed; another would go back to its own.
+            if let Ok(page) = pool.unpark(p) {
+                return Some(page);
+            }
+        }
+        None
+    }
+
     /// Releases every buffer (the device is stopped). Process context.
     pub(crate) fn clear(&mut self) {
+        for p in self.spare.iter_mut() {
+            *p = None;
+        }
+        self.n_spare = 0;
         for p in self.pages.iter_mut() {
             // Unused buffers: dropping a parked page gives it back unsynced.
             *p = None;
@@ -1051,7 +1093,7 @@ impl<'bound> VectorData<'bound> {
                         dirty,
                         reason,
                     } => {
-                        page.recycle(ctx, dirty);
+                        rx.reuse(page, ctx, dirty);
                         match reason {
                             DropReason::Drop => xdp_drop += 1,
                             _ => xdp_aborted += 1,
@@ -1065,7 +1107,7 @@ impl<'bound> VectorData<'bound> {
                     None if eop && len <= copybreak => match ctx.alloc_skb(len) {
                         Some(mut skb) => {
                             let copied_ok = page.copy_to_skb(&mut skb, len).is_ok();
-                            page.recycle(ctx, len);
+                            rx.reuse(page, ctx, len);
                             if !copied_ok {
                                 errors += 1;
                                 continue;
