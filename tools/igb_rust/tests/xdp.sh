@@ -29,6 +29,15 @@ for m in pass drop tx redirect abort; do
 	[ -f "$(prog $m)" ] || { fail "XDP test program $m is built" "$(prog $m) missing"; }
 done
 
+# What the device says it does (netdev netlink dev-get), exactly.
+KSRC=$(readlink -f "$IGB_RUST_BUILD/source")
+xf=$(python3 "$KSRC/tools/net/ynl/pyynl/cli.py" --no-schema --output-json \
+	--spec "$KSRC/Documentation/netlink/specs/netdev.yaml" --do dev-get \
+	--json "{\"ifindex\": $(cat /sys/class/net/$DUT_IF/ifindex)}" 2>&1 |
+	grep -o '"xdp-features": \[[^]]*\]' | grep -o '"[a-z-]*"' | sed 1d | tr -d '"' | sort | xargs)
+check "netdev netlink: xdp-features are basic, ndo-xmit, redirect ($xf)" \
+	test "$xf" = "basic ndo-xmit redirect"
+
 carrier0=$(cat /sys/class/net/$DUT_IF/carrier_changes)
 check "attach an XDP program in driver mode" attach drop
 check "ip link shows the program in driver mode" sh -c "ip -d link show dev $DUT_IF | grep -q 'prog/xdp id'"
