@@ -45,4 +45,14 @@ __rust_helper void rust_helper_page_pool_get(struct page_pool *pool)
 	page_pool_get(pool);
 }
 
+__rust_helper int rust_helper_page_pool_page_ref_count(const struct page *page)
+{
+	return page_ref_count(page);
+}
+
+__rust_helper bool rust_helper_page_pool_page_is_pfmemalloc(const struct page *page)
+{
+	return page_is_pfmemalloc(page);
+}
+
 #endif /* CONFIG_PAGE_POOL */

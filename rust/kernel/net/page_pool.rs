@@ -367,6 +367,31 @@ impl<'p> Page<'p> {
         unsafe { bindings::page_pool_put_page(pool, page.as_ptr(), dirty_len, true) };
     }
 
+    /// Keeps the page for the driver's ring instead of recycling it, from a NAPI poll: what
+    /// [`Page::recycle`] would do, without the round trip through the pool. If the pool would
+    /// recycle it (the driver holds its only reference and it is not from the emergency
+    /// reserves), the `dirty_len` bytes the device or the CPU wrote from the pool's offset
+    /// are synced for the device and the page comes back parked, ready to be posted again;
+    /// otherwise it goes back to the pool, which releases it, and `None` comes back.
+    #[inline]
+    pub fn keep(mut self, rx: &RxContext<'_, '_>, dirty_len: u32) -> Option<ParkedPage> {
+        let page = self.page.as_ptr();
+        // SAFETY: The page is ours and live (type invariant); both only read its flags and
+        // reference count.
+        let reusable = unsafe {
+            bindings::page_pool_page_ref_count(page) == 1
+                && !bindings::page_pool_page_is_pfmemalloc(page)
+        };
+        if !reusable {
+            self.recycle(rx, dirty_len);
+            return None;
+        }
+        if dirty_len > 0 {
+            self.sync_for_device(dirty_len);
+        }
+        Some(self.park())
+    }
+
     /// Gives the page back to its pool from any context, syncing `dirty_len` bytes.
     #[inline]
     pub fn release(self, dirty_len: u32) {

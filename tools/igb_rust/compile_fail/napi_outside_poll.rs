@@ -21,6 +21,7 @@ fn forge(skb: SkBuff) {
     let ctx = NapiContext {
         napi: core::ptr::null_mut(),
         budget: 64,
+        redirected: core::cell::Cell::new(false),
         _brand: core::marker::PhantomData,
         _not_send: core::marker::PhantomData,
     };

@@ -18,15 +18,12 @@
 #include <linux/in.h>
 #include <linux/ip.h>
 #include <linux/udp.h>
-
-#define SEC(name) __attribute__((section(name), used))
-
-static long (*bpf_redirect)(__u32 ifindex, __u64 flags) = (void *)BPF_FUNC_redirect;
+#include <bpf/bpf_helpers.h>
 
 #define UDP_PORT(p) __builtin_bswap16(p)
 
 /* The UDP header of an IPv4 frame without options, or NULL. */
-static __attribute__((always_inline)) struct udphdr *udp_of(struct xdp_md *ctx)
+static __always_inline struct udphdr *udp_of(struct xdp_md *ctx)
 {
 	void *data = (void *)(long)ctx->data;
 	void *end = (void *)(long)ctx->data_end;
@@ -42,7 +39,7 @@ static __attribute__((always_inline)) struct udphdr *udp_of(struct xdp_md *ctx)
 	return udp;
 }
 
-static __attribute__((always_inline)) void echo(struct xdp_md *ctx, struct udphdr *udp)
+static __always_inline void echo(struct xdp_md *ctx, struct udphdr *udp)
 {
 	struct ethhdr *eth = (void *)(long)ctx->data;
 	struct iphdr *ip = (void *)(eth + 1);

@@ -995,8 +995,14 @@ impl<'bound> netdev::Operations for IgbNet<'bound> {
         frames: &mut xdp::XmitFrames<'_>,
         flush: bool,
     ) -> Result {
-        let active = dev.data().active.load(Relaxed).max(1);
-        let q = kernel::cpu::CpuId::current().as_u32() % active;
+        // Over every ring, not only those `ethtool -L` leaves to the stack: all are programmed
+        // while the interface is up, and a change of the count between a call and the one
+        // that flushes cannot leave frames without a doorbell.
+        if !dev.carrier_ok() {
+            return Err(ENETDOWN);
+        }
+        let nq = u32::from(dev.data().nq).max(1);
+        let q = kernel::cpu::CpuId::current().as_u32() % nq;
         let v = dev.napi(q as usize + 1).ok_or(ENXIO)?.data();
         v.xdp_xmit(q as u16, frames, flush)
     }

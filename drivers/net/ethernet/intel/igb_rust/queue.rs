@@ -602,7 +602,8 @@ impl RxRing {
         let start = self.next_to_use;
         while n > 0 {
             let i = self.next_to_use as usize;
-            // A slot left filled (by a refill that then failed) gives its page back first.
+            // Slots from `next_to_use` on are empty (`clean_rx` takes each page out); one
+            // that is not would give its page back first.
             let page = match self.pages[i].take().map(|p| pool.unpark(p)) {
                 Some(Ok(page)) => Some(page),
                 _ => self.take_spare(pool).or_else(|| pool.alloc()),
@@ -630,14 +631,14 @@ impl RxRing {
     /// Keeps the page of a frame nobody else will see for the next refill, synced for the
     /// device over the `dirty` bytes written; once the stash is full, the pool takes it back.
     #[inline]
-    fn reuse(&mut self, mut page: Page<'_>, ctx: &RxContext<'_, '_>, dirty: u32) {
+    fn reuse(&mut self, page: Page<'_>, ctx: &RxContext<'_, '_>, dirty: u32) {
         match self.spare.get_mut(self.n_spare) {
             Some(slot) => {
-                if dirty > 0 {
-                    page.sync_for_device(dirty);
+                // A page the pool would not recycle goes back to it.
+                if let Some(p) = page.keep(ctx, dirty) {
+                    *slot = Some(p);
+                    self.n_spare += 1;
                 }
-                *slot = Some(page.park());
-                self.n_spare += 1;
             }
             None => page.recycle(ctx, dirty),
         }
@@ -1221,6 +1222,14 @@ impl<'bound> VectorData<'bound> {
         };
 
         let mut guard = self.tx.lock();
+        // A ring the device does not read (after a failed resume, until the watchdog's reset)
+        // takes nothing.
+        if !guard.live {
+            core::mem::drop(guard);
+            // Freed as a drop, after the lock.
+            core::mem::drop(req.accept());
+            return drop();
+        }
         // Room for the largest frame, checked before the skb is accepted: a frame sent back
         // with `Busy` is the one that came in, unchanged.
         if guard.unused() < TX_DESC_NEEDED {
