@@ -201,6 +201,12 @@ impl<'dev> PagePool<'dev> {
         self.params().offset
     }
 
+    /// Most bytes the device writes from the offset (what recycling syncs for it at most).
+    #[inline]
+    pub fn max_len(&self) -> u32 {
+        self.params().max_len
+    }
+
     /// Adds this pool's counters to `stats`.
     #[cfg(CONFIG_PAGE_POOL_STATS)]
     #[inline]
@@ -508,6 +514,12 @@ impl<'p> Page<'p> {
         unsafe { skb.add_rx_frag(raw.as_ptr(), offset, len, PAGE_SIZE) };
         skb.mark_for_recycle();
         Ok(())
+    }
+
+    /// The page, still owned by this object.
+    #[inline]
+    pub(crate) fn as_raw_page(&self) -> *mut bindings::page {
+        self.page.as_ptr()
     }
 
     /// Gives up the page without returning it: its reference now belongs to whatever the

@@ -752,16 +752,19 @@ impl<'a, const N: usize> Segments<'a, N> {
         Ok(())
     }
 
-    /// Maps the data of `frame`, a single piece.
+    /// Maps the data of `frame` in its first buffer, then each of its fragments. `EMSGSIZE`
+    /// if they are more than `N` pieces or the first is empty, `ENOMEM` if a mapping fails; on
+    /// failure nothing stays mapped.
     ///
     /// # Safety
     ///
     /// No mapping may be held (`n == 0`). On success, `frame` must stay alive and unchanged
-    /// until the mapping is undone ([`Segments::unmap`] or drop).
+    /// until the mappings are undone ([`Segments::unmap`] or drop).
     #[inline]
     unsafe fn map_frame(&mut self, frame: &xdp::Frame) -> Result {
-        let len = frame.len();
-        if len == 0 || N == 0 {
+        let len = frame.head_len();
+        let frags = frame.frags();
+        if len == 0 || 1 + frags.len() > N {
             return Err(EMSGSIZE);
         }
         // SAFETY: The frame's `len` bytes at its data lie in its buffer (`Frame` invariant),
@@ -779,6 +782,31 @@ impl<'a, const N: usize> Segments<'a, N> {
         // SAFETY: `n == 0 < N` (safety requirement, `N` checked above); a live single mapping
         // of `len` bytes, the first entry, with `head` set.
         unsafe { self.push(addr, len) };
+        let dev = self.dev.as_raw();
+        for f in frags {
+            if f.len == 0 {
+                continue;
+            }
+            // SAFETY: `f` is a fragment of the frame, whose pages it owns and which stays alive
+            // until the mapping is undone (safety requirement); `dev` is bound.
+            let addr = unsafe {
+                bindings::__skb_frag_dma_map(
+                    dev,
+                    f,
+                    0,
+                    f.len as usize,
+                    DataDirection::ToDevice.into(),
+                )
+            };
+            // SAFETY: `addr` was just returned for `dev`.
+            if unsafe { bindings::dma_mapping_error(dev, addr) } != 0 {
+                self.unmap();
+                return Err(ENOMEM);
+            }
+            // SAFETY: a live page mapping of `f.len` bytes, and `n < 1 + frags.len() <= N`
+            // (checked above, with `n == 0` on entry).
+            unsafe { self.push(addr, f.len) };
+        }
         Ok(())
     }
 
@@ -869,7 +897,8 @@ impl<const N: usize> Drop for Segments<'_, N> {
 ///
 /// If `buf` holds an skb, `segs` maps exactly its linear data (if not empty) and its non-empty
 /// fragments, for `ToDevice`, and the skb is not changed while there; if it holds an XDP
-/// frame, `segs` maps exactly its data; if it is `None`, `segs` holds no mapping. `segs` is
+/// frame, `segs` maps exactly its data in its first buffer and its non-empty fragments; if it
+/// is `None`, `segs` holds no mapping. `segs` is
 /// dropped before `buf`.
 pub struct MapSlot<'a, const N: usize = MAX_SEGMENTS> {
     // Declared first: dropped (unmapped) before `buf`.
@@ -919,9 +948,11 @@ impl<'a, const N: usize> MapSlot<'a, N> {
         Ok(self.segs.as_slice())
     }
 
-    /// Maps the XDP frame `frame` for the device to read and keeps it here; returns its one
-    /// mapped piece. Fails with `EBUSY` if the slot is full, `EMSGSIZE` for an empty frame,
-    /// and `ENOMEM` if the mapping fails; then the frame comes back and the slot is as it was.
+    /// Maps the XDP frame `frame` for the device to read and keeps it here; returns its
+    /// mapped pieces in frame order (the first buffer, then each fragment). Fails with
+    /// `EBUSY` if the slot is full, `EMSGSIZE` for an empty first buffer or more than `N`
+    /// pieces, and `ENOMEM` if a mapping fails; then the frame comes back and the slot is as
+    /// it was.
     #[inline]
     pub fn map_frame(
         &mut self,
@@ -935,7 +966,7 @@ impl<'a, const N: usize> MapSlot<'a, N> {
         if let Err(e) = unsafe { self.segs.map_frame(&frame) } {
             return Err((frame, e));
         }
-        // INVARIANT: `segs` now maps exactly the data of the frame kept here.
+        // INVARIANT: `segs` now maps exactly the pieces of the frame kept here.
         self.buf = Some(TxBuf::Frame(frame));
         Ok(self.segs.as_slice())
     }

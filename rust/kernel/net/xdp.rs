@@ -12,6 +12,9 @@
 //!   (`XDP_TX`), nothing (`XDP_REDIRECT`: the page went to the target), or the page itself
 //!   with the length to sync for the device (`XDP_DROP`, `XDP_ABORTED`, or a redirect or
 //!   conversion that failed). A page handed to `XDP_TX` or redirect cannot be touched again;
+//! - a frame of several buffers goes to [`RxQueue::run_frags`], which takes every page and
+//!   runs only programs that declared fragment support: the fragments follow the frame
+//!   wherever it goes, and go back to their pool when it is dropped;
 //! - the flush that redirects need (`xdp_do_flush()`) is done by the NAPI abstraction at the
 //!   end of every poll that redirected, so it cannot be forgotten;
 //! - the receive queue info ([`RxQueue`]) a program sees is registered by the NAPI instance
@@ -55,6 +58,9 @@ impl Features {
     pub const REDIRECT: Self = Self(bindings::netdev_xdp_act_NETDEV_XDP_ACT_REDIRECT);
     /// Frames redirected to this device (`NETDEV_XDP_ACT_NDO_XMIT`).
     pub const NDO_XMIT: Self = Self(bindings::netdev_xdp_act_NETDEV_XDP_ACT_NDO_XMIT);
+    /// Programs that handle frames of several buffers run on frames of several buffers
+    /// (`NETDEV_XDP_ACT_RX_SG`, [`RxQueue::run_frags`]).
+    pub const RX_SG: Self = Self(bindings::netdev_xdp_act_NETDEV_XDP_ACT_RX_SG);
 
     /// The raw `NETDEV_XDP_ACT_*` bits.
     #[inline]
@@ -187,6 +193,16 @@ impl ProgSlot {
         !self.prog.load(Acquire).is_null()
     }
 
+    /// Whether the attached program handles frames of several buffers; `None` if no program
+    /// is attached.
+    #[inline]
+    pub fn has_frags(&self, _rtnl: &Rtnl) -> Option<bool> {
+        let p = NonNull::new(self.prog.load(Acquire))?;
+        // SAFETY: The slot owns a reference to `p` (type invariant), and only `replace`, which
+        // needs the RTNL lock we hold, gives it up: it stays alive for this read.
+        Some(unsafe { (*(*p.as_ptr()).aux).xdp_has_frags })
+    }
+
     /// The program to run in this poll, if any; it stays usable until the poll returns.
     #[inline]
     pub fn get<'a>(&self, _rx: &'a RxContext<'_, '_>) -> Option<ProgRef<'a>> {
@@ -212,6 +228,16 @@ impl Drop for ProgSlot {
 #[derive(Clone, Copy)]
 pub struct ProgRef<'a>(NonNull<bindings::bpf_prog>, PhantomData<&'a ()>);
 
+impl ProgRef<'_> {
+    /// Whether the program handles frames of several buffers (`BPF_F_XDP_HAS_FRAGS`): only
+    /// then may it see them ([`RxQueue::run_frags`]).
+    #[inline]
+    pub fn has_frags(self) -> bool {
+        // SAFETY: The program is allocated for `'a` (type invariant); `aux` is set at load.
+        unsafe { (*(*self.0.as_ptr()).aux).xdp_has_frags }
+    }
+}
+
 /// Why a frame was dropped: the driver counts each.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DropReason {
@@ -222,7 +248,9 @@ pub enum DropReason {
     Aborted,
     /// `XDP_REDIRECT` to a target that refused the frame; traced by the redirect code.
     Redirect,
-    /// The frame does not leave the tail room XDP needs in its buffer.
+    /// The frame does not leave the tail room XDP needs in its buffer, has more buffers than
+    /// an skb takes, a buffer the device wrote nothing into or past its page, or buffers a
+    /// program without fragment support would see.
     TooLong,
 }
 
@@ -245,22 +273,122 @@ pub enum Verdict<'p> {
     },
 }
 
-/// A received frame an XDP program let pass, still in its page: where the program left its
-/// start and end.
+/// The fragments of a frame of several buffers, listed in the shared info at the end of the
+/// frame's first page, where `napi_build_skb()` expects them.
+///
+/// Dropping it gives the fragments back to their pools through their locked rings (valid in
+/// any context but hard interrupts); [`Frags::recycle`] gives them back directly from the
+/// poll.
 ///
 /// # Invariants
 ///
-/// `start + len + SKB_SHINFO_SIZE <= PAGE_SIZE`, and `start >= 0` inside the page.
+/// If `nr > 0`, `sinfo` is the shared info at the end of a page held by this object's owner,
+/// which gives the page up only after this object (declared before it); its `frags[..nr]` are
+/// pages (not net_iovs) of page pools held by this thread for `'p` (as those of a
+/// [`page_pool::Page<'p>`]), each with one reference owned by this object.
+struct Frags<'p> {
+    sinfo: *mut bindings::skb_shared_info,
+    nr: u32,
+    _pools: PhantomData<page_pool::Page<'p>>,
+}
+
+impl<'p> Frags<'p> {
+    /// Gives every fragment back to its pool, directly (`allow_direct`) or through its locked
+    /// ring, syncing the whole buffer for the device: the program may have written any of it.
+    ///
+    /// # Safety
+    ///
+    /// With `direct`, the caller must be in softirq, in the thread that holds the fragments'
+    /// pools.
+    #[inline]
+    unsafe fn put(&mut self, direct: bool) {
+        for i in 0..self.nr as usize {
+            // SAFETY: `sinfo` is alive (its page outlives us) and `frags[i]`, `i < nr`, is an
+            // owned page-pool page (type invariant), given back here once: `nr` is cleared
+            // below. With `direct`, the caller is in softirq in the thread that holds the
+            // page's pool (safety requirement).
+            unsafe {
+                let frag = (&raw mut (*self.sinfo).frags)
+                    .cast::<bindings::skb_frag_t>()
+                    .add(i);
+                let page = bindings::skb_frag_page(frag);
+                if !page.is_null() {
+                    bindings::page_pool_put_page(
+                        bindings::page_pool_of(page),
+                        page,
+                        u32::MAX,
+                        direct,
+                    );
+                }
+            }
+        }
+        // INVARIANT: nothing is owned any more.
+        self.nr = 0;
+    }
+
+    /// Gives every fragment straight back to its pool's lockless cache, from the poll.
+    #[inline]
+    fn recycle(mut self, _rx: &RxContext<'_, '_>) {
+        // SAFETY: We are in softirq (`_rx`) in the thread that holds the pools (`Page<'p>`
+        // borrows its `!Sync` pool, and `Frags<'p>` is `!Send` like it), as `Page::recycle`.
+        unsafe { self.put(true) };
+    }
+
+    /// The bytes in the fragments.
+    #[inline]
+    fn bytes(&self) -> u32 {
+        if self.nr == 0 {
+            return 0;
+        }
+        // SAFETY: `sinfo` is alive and lists `nr` fragments (type invariant).
+        unsafe {
+            let list = (&raw const (*self.sinfo).frags).cast::<bindings::skb_frag_t>();
+            core::slice::from_raw_parts(list, self.nr as usize)
+                .iter()
+                .map(|f| f.len)
+                .sum()
+        }
+    }
+
+    /// The fragments are someone else's now (an skb's or a frame's).
+    #[inline]
+    fn handed_over(mut self) {
+        // INVARIANT: nothing is owned any more.
+        self.nr = 0;
+    }
+}
+
+impl Drop for Frags<'_> {
+    #[inline]
+    fn drop(&mut self) {
+        // SAFETY: Not direct.
+        unsafe { self.put(false) };
+    }
+}
+
+/// A received frame an XDP program let pass, still in its page (and, for a frame of several
+/// buffers, the pages of its fragments): where the program left its start and end.
+///
+/// # Invariants
+///
+/// `start + len + SKB_SHINFO_SIZE <= PAGE_SIZE`, and `start >= 0` inside the page; `frags` are
+/// listed in the shared info at the end of `page` (and dropped before it); `flags` are the
+/// `xdp_buff` flags the program left, with `XDP_FLAGS_HAS_FRAGS` set if and only if
+/// `frags` has any.
 pub struct Buff<'p> {
+    // Declared first: dropped before the page that lists the fragments.
+    frags: Frags<'p>,
     page: page_pool::Page<'p>,
     start: u32,
     len: u32,
     dirty: u32,
     moved: bool,
+    flags: u32,
 }
 
 impl<'p> Buff<'p> {
-    /// The frame's length now.
+    /// The length of the frame's part in its first buffer now (the fragments' bytes are not
+    /// counted).
     #[inline]
     pub fn len(&self) -> u32 {
         self.len
@@ -276,27 +404,66 @@ impl<'p> Buff<'p> {
     /// Whether the program cut the frame to nothing.
     #[inline]
     pub fn is_empty(&self) -> bool {
-        self.len == 0
+        self.len == 0 && self.frags.nr == 0
     }
 
-    /// Builds an skb around the page holding the frame (`napi_build_skb()`); on allocation
-    /// failure the page comes back with the length to sync, for recycling.
+    /// Builds an skb around the page holding the frame (`napi_build_skb()`), with the frame's
+    /// other buffers as its page fragments; on allocation failure the fragments go back to
+    /// their pool and the first page comes back with the length to sync, for recycling.
     #[inline]
     pub fn build_skb(
         self,
         rx: &RxContext<'_, '_>,
     ) -> core::result::Result<SkBuff, (page_pool::Page<'p>, u32)> {
-        let (start, len, dirty) = (self.start, self.len, self.dirty);
+        let Buff {
+            page,
+            start,
+            len,
+            dirty,
+            frags,
+            flags,
+            ..
+        } = self;
         // The range was synced for the CPU before the program ran, and the program's own
         // writes are the CPU's.
-        self.page
-            .build_skb_at(rx, start, len)
-            .map_err(|page| (page, dirty))
+        if frags.nr == 0 {
+            return page
+                .build_skb_at(rx, start, len)
+                .map_err(|page| (page, dirty));
+        }
+        // The fragments' bytes (what `xdp_frags_size` counts, kept by the program's helpers
+        // in step with the list); each is a whole page.
+        let size = frags.bytes();
+        let truesize = frags.nr * page_pool::PAGE_SIZE;
+        match page.build_skb_at(rx, start, len) {
+            Ok(skb) => {
+                // SAFETY: `skb` was built over the page whose shared info lists the `nr`
+                // fragments we own (kept by `napi_build_skb`), which the skb takes over; it
+                // is marked for page-pool recycling.
+                unsafe {
+                    bindings::xdp_update_skb_frags_info(
+                        skb.as_raw(),
+                        frags.nr as u8,
+                        size,
+                        truesize,
+                        flags,
+                    )
+                };
+                frags.handed_over();
+                Ok(skb)
+            }
+            Err(page) => {
+                frags.recycle(rx);
+                Err((page, dirty))
+            }
+        }
     }
 
-    /// Gives the page back without building anything, with the length to sync.
+    /// Gives the page back without building anything, with the length to sync; the
+    /// fragments, if any, go back to their pool.
     #[inline]
     pub fn into_page(self) -> (page_pool::Page<'p>, u32) {
+        drop(self.frags);
         (self.page, self.dirty)
     }
 }
@@ -310,8 +477,10 @@ impl<'p> Buff<'p> {
 ///
 /// # Invariants
 ///
-/// `self.0` is an XDP frame without fragments whose buffer this object owns, with its `len`
-/// bytes at `data` inside that buffer.
+/// `self.0` is an XDP frame whose buffer this object owns, with its `len` bytes at `data`
+/// inside that buffer; if it has fragments, they are listed in the shared info at the end of
+/// that buffer and owned too, each a page (not a net_iov) holding its `len` bytes at its
+/// offset.
 pub struct Frame(NonNull<bindings::xdp_frame>);
 
 // SAFETY: The frame owns its page; returning it through its pool's locked ring works from any
@@ -321,30 +490,57 @@ unsafe impl Send for Frame {}
 unsafe impl Sync for Frame {}
 
 impl Frame {
-    /// Takes over `frame`, if it has no fragments; otherwise `None`, and the frame stays the
-    /// caller's.
+    /// Whether `frame` has fragments.
     ///
     /// # Safety
     ///
-    /// `frame` must be a valid XDP frame; if `Some` comes back, its ownership moves to the
-    /// result.
+    /// `frame` must be a valid XDP frame.
     #[inline]
-    unsafe fn from_raw(frame: NonNull<bindings::xdp_frame>) -> Option<Self> {
+    unsafe fn raw_has_frags(frame: NonNull<bindings::xdp_frame>) -> bool {
         // SAFETY: `frame` is valid (safety requirement).
-        let flags = unsafe { frame.as_ref() }.flags;
-        if flags & bindings::xdp_buff_flags_XDP_FLAGS_HAS_FRAGS != 0 {
-            return None;
-        }
-        // INVARIANT: a frame without fragments, now ours; the core builds frames with their
-        // data inside their buffer.
-        Some(Self(frame))
+        unsafe { frame.as_ref() }.flags & bindings::xdp_buff_flags_XDP_FLAGS_HAS_FRAGS != 0
     }
 
-    /// The frame's length in bytes.
+    /// The frame's length in bytes, fragments included.
     #[inline]
     pub fn len(&self) -> u32 {
         // SAFETY: The frame is valid (type invariant).
+        unsafe { bindings::xdp_get_frame_len(self.0.as_ptr()) }
+    }
+
+    /// The lengths of the frame's pieces as [`MapSlot::map_frame`] maps them: its data in its
+    /// first buffer, then each fragment.
+    ///
+    /// [`MapSlot::map_frame`]: crate::net::skb::MapSlot::map_frame
+    #[inline]
+    pub fn piece_lens(&self) -> impl Iterator<Item = u32> + '_ {
+        Iterator::chain(
+            core::iter::once(self.head_len()),
+            self.frags().iter().map(|f| f.len),
+        )
+    }
+
+    /// The length of the frame's data in its first buffer.
+    #[inline]
+    pub(crate) fn head_len(&self) -> u32 {
+        // SAFETY: The frame is valid (type invariant).
         unsafe { (*self.0.as_ptr()).len }
+    }
+
+    /// The frame's fragments (empty for a frame of one buffer).
+    #[inline]
+    pub(crate) fn frags(&self) -> &[bindings::skb_frag_t] {
+        // SAFETY: The frame is valid (type invariant).
+        if !unsafe { Self::raw_has_frags(self.0) } {
+            return &[];
+        }
+        // SAFETY: A frame with fragments lists `nr_frags` of them in the shared info at the
+        // end of its buffer (type invariant), which lives and is not changed while we own it.
+        unsafe {
+            let si = bindings::xdp_get_shared_info_from_frame(self.0.as_ptr());
+            let frags = (&raw const (*si).frags).cast::<bindings::skb_frag_t>();
+            core::slice::from_raw_parts(frags, usize::from((*si).nr_frags))
+        }
     }
 
     /// Whether the frame is empty.
@@ -434,11 +630,14 @@ impl Iterator for XmitFrames<'_> {
     #[inline]
     fn next(&mut self) -> Option<Frame> {
         let p = NonNull::new(*self.frames.get(self.next)?)?;
-        // SAFETY: A valid frame nobody took (type invariant); if taken, it moves to the
-        // caller, counted in `next` below.
-        let f = unsafe { Frame::from_raw(p) }?;
+        // SAFETY: A valid frame nobody took (type invariant).
+        if unsafe { Frame::raw_has_frags(p) } {
+            return None;
+        }
         self.next += 1;
-        Some(f)
+        // INVARIANT: a valid frame nobody took (type invariant), now the caller's, counted in
+        // `next` above; the core builds frames with their data inside their buffer.
+        Some(Frame(p))
     }
 }
 
@@ -449,9 +648,11 @@ impl Iterator for XmitFrames<'_> {
 ///
 /// # Invariants
 ///
-/// `inner` is registered (`xdp_rxq_info_reg()`) for a net_device and queue, with the
+/// `inner` is registered (`__xdp_rxq_info_reg()`) for a net_device and queue, with a fragment
+/// size of `PAGE_SIZE` (every buffer, first or fragment, is a whole page) and the
 /// `MEM_TYPE_PAGE_POOL` memory model of a pool whose offset is at least
-/// [`PACKET_HEADROOM`]; it is unregistered on drop, while the pool is still alive.
+/// [`PACKET_HEADROOM`] and whose device-written area ends before the shared info at the end
+/// of the page; it is unregistered on drop, while the pool is still alive.
 #[pin_data(PinnedDrop)]
 pub struct RxQueue {
     #[pin]
@@ -476,7 +677,14 @@ impl RxQueue {
         pool: &page_pool::PagePool<'_>,
     ) -> impl PinInit<Self, Error> {
         let raw_pool = pool.as_raw();
-        let headroom_ok = pool.offset() >= PACKET_HEADROOM;
+        // The device writes nothing where the shared info lists a frame's fragments: the CPU
+        // writes there, and no sync for the device would cover those lines.
+        let headroom_ok = pool.offset() >= PACKET_HEADROOM
+            && pool
+                .offset()
+                .checked_add(pool.max_len())
+                .and_then(|n| n.checked_add(page_pool::SKB_SHINFO_SIZE))
+                .is_some_and(|n| n <= page_pool::PAGE_SIZE);
         let init = move |slot: *mut Self| {
             if !headroom_ok {
                 return Err(EINVAL);
@@ -488,8 +696,11 @@ impl RxQueue {
             // SAFETY: `rxq` is valid for writes of one info (the closure's contract).
             unsafe { rxq.write_bytes(0, 1) };
             // SAFETY: `rxq` is a zeroed info; `dev` is live with that queue (safety
-            // requirement).
-            to_result(unsafe { bindings::xdp_rxq_info_reg(rxq, dev, queue, 0) })?;
+            // requirement). The fragment size lets programs grow the last fragment of a frame
+            // up to the end of its page, which is the frame's.
+            to_result(unsafe {
+                bindings::__xdp_rxq_info_reg(rxq, dev, queue, 0, page_pool::PAGE_SIZE)
+            })?;
             // SAFETY: `rxq` was registered just above; `raw_pool` is a live pool.
             let r = to_result(unsafe {
                 bindings::xdp_rxq_info_reg_mem_model(
@@ -530,17 +741,43 @@ impl RxQueue {
         page: page_pool::Page<'p>,
         len: u32,
     ) -> Verdict<'p> {
+        self.run_frags(rx, prog, page, len, [])
+    }
+
+    /// Runs `prog` on a frame of several buffers: the `len` bytes the device wrote into `head`
+    /// at its pool's offset, then each fragment's bytes, written the same way into its page.
+    ///
+    /// Every page is consumed. The fragments go wherever the frame goes: into the skb of
+    /// [`Verdict::Pass`], the [`Frame`] of [`Verdict::Tx`] or the redirect; a dropped frame's
+    /// fragments go straight back to their pool, and only `head` comes back in
+    /// [`Verdict::Drop`]. A frame of more buffers than an skb takes (`MAX_SKB_FRAGS + 1`), with
+    /// an empty fragment or one that does not fit in its page, or whose program does not
+    /// handle fragments ([`ProgRef::has_frags`]) is dropped as [`DropReason::TooLong`]
+    /// without running the program.
+    #[inline]
+    pub fn run_frags<'p, I>(
+        &self,
+        rx: &RxContext<'_, '_>,
+        prog: ProgRef<'_>,
+        page: page_pool::Page<'p>,
+        len: u32,
+        frags: I,
+    ) -> Verdict<'p>
+    where
+        I: IntoIterator<Item = (page_pool::Page<'p>, u32)>,
+    {
         let offset = page.pool_offset();
         let fits = offset
             .checked_add(len)
             .and_then(|n| n.checked_add(page_pool::SKB_SHINFO_SIZE))
             .is_some_and(|n| n <= page_pool::PAGE_SIZE);
+        let too_long = |page| Verdict::Drop {
+            page,
+            dirty: len,
+            reason: DropReason::TooLong,
+        };
         if !fits {
-            return Verdict::Drop {
-                page,
-                dirty: len,
-                reason: DropReason::TooLong,
-            };
+            return too_long(page);
         }
         page.sync_for_cpu(len);
         let hard_start = page.address();
@@ -561,10 +798,67 @@ impl RxQueue {
                 false,
             );
         }
+        // The shared info at the end of the first page (`xdp_get_shared_info_from_buff()`),
+        // where the fragments are listed.
+        let sinfo = hard_start
+            .cast::<u8>()
+            .wrapping_add((page_pool::PAGE_SIZE - page_pool::SKB_SHINFO_SIZE) as usize)
+            .cast::<bindings::skb_shared_info>();
+        // INVARIANT: the fragments attached to `xdp` so far, listed in our page's shared info
+        // and owned here until the verdict.
+        let attached = |xdp: &bindings::xdp_buff| Frags {
+            sinfo,
+            // SAFETY: Reads the flags of our local, initialised buffer description.
+            nr: if unsafe { bindings::xdp_buff_has_frags(xdp) } {
+                // SAFETY: With fragments attached, `sinfo` was set up by `xdp_buff_add_frag`
+                // in our page.
+                u32::from(unsafe { (*sinfo).nr_frags })
+            } else {
+                0
+            },
+            _pools: PhantomData,
+        };
+        let mut frag_bytes = 0u32;
+        for (frag, flen) in frags {
+            let foff = frag.pool_offset();
+            let fits = flen > 0
+                && foff
+                    .checked_add(flen)
+                    .is_some_and(|n| n <= page_pool::PAGE_SIZE);
+            let added = fits && prog.has_frags() && {
+                frag.sync_for_cpu(flen);
+                // SAFETY: `xdp` describes our page, whose shared info lies past the data (`fits`
+                // above); `frag` is a page-pool page we own, of which `flen` bytes at `foff` lie
+                // inside it (checked above). On success the fragment list owns the page's
+                // reference. It is never merged into the previous fragment (which would give
+                // that reference back): every fragment starts at its pool's offset and is not
+                // empty, so none starts where the one before it ends in the same page.
+                unsafe {
+                    bindings::xdp_buff_add_frag(
+                        &mut xdp,
+                        bindings::page_to_netmem(frag.as_raw_page()),
+                        foff,
+                        flen,
+                        page_pool::PAGE_SIZE,
+                    )
+                }
+            };
+            if !added {
+                // This fragment and those not attached yet go back to the pool when dropped.
+                attached(&xdp).recycle(rx);
+                return too_long(page);
+            }
+            let _ = frag.into_raw();
+            frag_bytes += flen;
+        }
         // SAFETY: `prog.0` is an XDP program alive for the poll (`ProgRef` invariant), and we
         // are in the poll's softirq with bottom halves disabled (`rx`), where XDP programs
-        // run; `xdp` describes memory we own.
+        // run; `xdp` describes memory we own. A program without fragment support never sees
+        // fragments (checked above).
         let act = unsafe { bindings::bpf_prog_run_xdp(prog.0.as_ptr(), &mut xdp) };
+        // The program's helpers keep the list and the flag true when they drop or pull
+        // fragments.
+        let frags = attached(&xdp);
         // The program may have moved both ends, within the buffer (the BPF helpers check).
         let start = (xdp.data as usize).wrapping_sub(hard_start as usize) as u32;
         let end = (xdp.data_end as usize).wrapping_sub(hard_start as usize) as u32;
@@ -574,70 +868,75 @@ impl RxQueue {
         let dirty = end.saturating_sub(offset).max(len);
         // SAFETY: `self` is registered, so its `dev` is the live receiving device.
         let dev = unsafe { (*self.raw()).dev };
-        let aborted = |page: page_pool::Page<'p>, act: u32| {
-            // SAFETY: Tracing only reads the device and the program, both live.
-            unsafe { bindings::trace_xdp_exception(dev, prog.0.as_ptr(), act) };
+        let dropped = |page: page_pool::Page<'p>, frags: Frags<'p>, reason| {
+            frags.recycle(rx);
             Verdict::Drop {
                 page,
                 dirty,
-                reason: DropReason::Aborted,
+                reason,
             }
+        };
+        let aborted = |page: page_pool::Page<'p>, frags: Frags<'p>, act: u32| {
+            // SAFETY: Tracing only reads the device and the program, both live.
+            unsafe { bindings::trace_xdp_exception(dev, prog.0.as_ptr(), act) };
+            dropped(page, frags, DropReason::Aborted)
         };
         match act {
             bindings::xdp_action_XDP_PASS => {
                 if start > end || end > page_pool::PAGE_SIZE - page_pool::SKB_SHINFO_SIZE {
-                    return aborted(page, act);
+                    return aborted(page, frags, act);
                 }
-                // INVARIANT: `start <= end` and `end` leaves the shared info room (checked).
+                let moved = start != offset || end - start != len || frags.bytes() != frag_bytes;
+                // INVARIANT: `start <= end` and `end` leaves the shared info room (checked);
+                // the fragments are listed in the page's shared info.
                 Verdict::Pass(Buff {
                     page,
                     start,
                     len: end - start,
                     dirty,
-                    moved: start != offset || end - start != len,
+                    moved,
+                    frags,
+                    // SAFETY: Reads the flags of our local, initialised buffer description.
+                    flags: unsafe { bindings::xdp_buff_get_skb_flags(&xdp) },
                 })
             }
-            bindings::xdp_action_XDP_DROP => Verdict::Drop {
-                page,
-                dirty,
-                reason: DropReason::Drop,
-            },
+            bindings::xdp_action_XDP_DROP => dropped(page, frags, DropReason::Drop),
             bindings::xdp_action_XDP_TX => {
-                // SAFETY: `xdp` describes our page, registered with a page-pool memory model;
-                // the frame is written into the page's headroom.
+                // SAFETY: `xdp` describes our page (and fragments), registered with a
+                // page-pool memory model; the frame is written into the page's headroom and
+                // shares the page's shared info.
                 let frame = unsafe { bindings::xdp_convert_buff_to_frame(&mut xdp) };
                 match NonNull::new(frame) {
                     Some(f) => {
-                        // The frame owns the page now.
+                        // The frame owns the page and the fragments now.
                         let _ = page.into_raw();
-                        // INVARIANT: made from a page-pool buffer without fragments; its
-                        // data is the program's range, inside the page.
+                        frags.handed_over();
+                        // INVARIANT: made from a page-pool buffer; its data is the program's
+                        // range, inside the page, and its fragments are those listed there.
                         Verdict::Tx(Frame(f))
                     }
-                    None => aborted(page, act),
+                    None => aborted(page, frags, act),
                 }
             }
             bindings::xdp_action_XDP_REDIRECT => {
                 rx.napi().note_redirect();
-                // SAFETY: `dev` is the receiving device; `xdp` describes our page and `prog`
-                // is live; softirq with bottom halves disabled, and the poll flushes (noted
-                // above) before it completes. On success the page belongs to the redirect.
+                // SAFETY: `dev` is the receiving device; `xdp` describes our page and
+                // fragments and `prog` is live; softirq with bottom halves disabled, and the
+                // poll flushes (noted above) before it completes. On success the page and the
+                // fragments belong to the redirect.
                 if unsafe { bindings::xdp_do_redirect(dev, &mut xdp, prog.0.as_ptr()) } == 0 {
                     let _ = page.into_raw();
+                    frags.handed_over();
                     Verdict::Redirected
                 } else {
-                    Verdict::Drop {
-                        page,
-                        dirty,
-                        reason: DropReason::Redirect,
-                    }
+                    dropped(page, frags, DropReason::Redirect)
                 }
             }
-            bindings::xdp_action_XDP_ABORTED => aborted(page, act),
+            bindings::xdp_action_XDP_ABORTED => aborted(page, frags, act),
             _ => {
                 // SAFETY: Only reads the device and the program, both live.
                 unsafe { bindings::bpf_warn_invalid_xdp_action(dev, prog.0.as_ptr(), act) };
-                aborted(page, act)
+                aborted(page, frags, act)
             }
         }
     }
