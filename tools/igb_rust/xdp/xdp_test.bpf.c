@@ -12,6 +12,8 @@
  *
  * Anything else passes. An echo swaps the MAC and IP addresses and the UDP
  * ports: both checksums stay valid, so the sender receives its own payload.
+ * Each object has the program twice: in section "xdp", and in "xdp.frags" for
+ * frames of several buffers (the headers are in the first one).
  */
 #include <linux/bpf.h>
 #include <linux/if_ether.h>
@@ -58,8 +60,7 @@ static __always_inline void echo(struct xdp_md *ctx, struct udphdr *udp)
 	udp->dest = port;
 }
 
-SEC("xdp")
-int xdp_test(struct xdp_md *ctx)
+static __always_inline int verdict(struct xdp_md *ctx)
 {
 	struct udphdr *udp = udp_of(ctx);
 
@@ -86,6 +87,18 @@ int xdp_test(struct xdp_md *ctx)
 		return XDP_DROP;
 #endif
 	return XDP_PASS;
+}
+
+SEC("xdp")
+int xdp_test(struct xdp_md *ctx)
+{
+	return verdict(ctx);
+}
+
+SEC("xdp.frags")
+int xdp_test_frags(struct xdp_md *ctx)
+{
+	return verdict(ctx);
 }
 
 char _license[] SEC("license") = "GPL";

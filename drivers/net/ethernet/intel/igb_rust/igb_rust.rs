@@ -160,7 +160,10 @@ impl netdev::pci::Driver for IgbDriver {
             real_rx_queues: nq,
             irq_name: c"igb_rust",
             stats_count: net::stats_count(nq),
-            xdp_features: xdp::Features::BASIC | xdp::Features::REDIRECT | xdp::Features::NDO_XMIT,
+            xdp_features: xdp::Features::BASIC
+                | xdp::Features::REDIRECT
+                | xdp::Features::NDO_XMIT
+                | xdp::Features::RX_SG,
         };
         let registered = registrar
             .register(

@@ -44,7 +44,7 @@ const QUEUE_STOP_TIMEOUT: Delta = Delta::from_millis(10);
 /// Largest MTU: jumbo frames span several 2 KiB buffers.
 pub(crate) const MAX_MTU: u32 = 9216;
 /// Ethernet header, FCS and two VLAN tags (802.1ad outer, 802.1Q inner) on top of the MTU.
-const FRAME_OVERHEAD: u32 = 14 + 4 + 2 * 4;
+pub(crate) const FRAME_OVERHEAD: u32 = 14 + 4 + 2 * 4;
 /// A VLAN tag, which the core may push into a frame after `features_check` saw it.
 const VLAN_HLEN: u32 = 4;
 /// The 802.1Q tag protocol identifier.
@@ -76,8 +76,8 @@ const QUEUE_STATS: [&str; 19] = [
     "tx_xdp_errors",
 ];
 
-/// Largest MTU with an XDP program attached: a frame must fit one receive buffer, as the
-/// program sees one buffer.
+/// Largest MTU with an XDP program attached that does not handle frames of several buffers:
+/// a frame must fit one receive buffer.
 pub(crate) const XDP_MAX_MTU: u32 = RX_BUF_LEN - FRAME_OVERHEAD;
 
 /// How often the watchdog ([`netdev::Operations::service`]) runs while the interface is up.
@@ -956,12 +956,12 @@ impl<'bound> netdev::Operations for IgbNet<'bound> {
         hw::set_rar0(&dev.data().hw.bar, &MacAddr(*addr))
     }
 
-    fn change_mtu(dev: &netdev::Device<Self>, _rtnl: &mut Rtnl, new_mtu: u32) -> Result {
+    fn change_mtu(dev: &netdev::Device<Self>, rtnl: &mut Rtnl, new_mtu: u32) -> Result {
         let this = dev.data();
-        if new_mtu > XDP_MAX_MTU && this.xdp_prog.is_set() {
+        if new_mtu > XDP_MAX_MTU && this.xdp_prog.has_frags(rtnl) == Some(false) {
             dev_err!(
                 this.hw.pdev,
-                "{}: MTU {} too large for XDP (at most {} with a program attached)\n",
+                "{}: MTU {} too large for XDP (at most {} with a program without fragment support)\n",
                 dev.name(),
                 new_mtu,
                 XDP_MAX_MTU
@@ -979,8 +979,8 @@ impl<'bound> netdev::Operations for IgbNet<'bound> {
         prog: Option<xdp::Prog>,
         extack: &mut xdp::ExtAck<'_>,
     ) -> Result {
-        if prog.is_some() && dev.mtu() > XDP_MAX_MTU {
-            extack.set_msg(c"MTU too large for XDP: a frame must fit one 2 KiB buffer");
+        if prog.as_ref().is_some_and(|p| !p.has_frags()) && dev.mtu() > XDP_MAX_MTU {
+            extack.set_msg(c"MTU too large for a program without fragment support (xdp.frags)");
             return Err(EINVAL);
         }
         // Polls pick the new program up with their next frame; the ones running the old one

@@ -19,7 +19,7 @@ use kernel::{
         page_pool::{Page, PagePool, Params, ParkedPage},
         skb::{
             HashType, MapSlot, RxChecksum, SkBuff, Tso, TxBuf, TxChecksum, VlanProto, VlanTag, L4,
-            MAX_SEGMENTS,
+            MAX_FRAGS, MAX_SEGMENTS,
         },
         xdp::{self, DropReason, Frame, Verdict},
     },
@@ -34,6 +34,7 @@ use kernel::{
 
 use crate::{
     hw::{Bar0, TailReg},
+    net::{FRAME_OVERHEAD, MAX_MTU},
     regs, IgbNet,
 };
 
@@ -62,6 +63,26 @@ fn ring_next(i: u32, size: u32) -> u32 {
     }
 }
 
+/// The descriptor before `i` in a ring of `size`.
+#[inline(always)]
+fn ring_prev(i: u32, size: u32) -> u32 {
+    if i == 0 {
+        size - 1
+    } else {
+        i - 1
+    }
+}
+
+/// Where the rest of a frame whose first buffer is written stands.
+enum FrameRest {
+    /// Its other buffers (this many, fewer than `RX_MAX_BUFS`) are written, through the last.
+    Done(u32),
+    /// The device has not written all of them yet.
+    Pending,
+    /// It spans more buffers than a frame of the largest MTU.
+    TooLong,
+}
+
 /// Free descriptors of a ring of `size` between `next_to_use` and `next_to_clean`; one always
 /// stays empty so that head == tail means "empty".
 // Called twice per TX frame; the compiler keeps it out of line otherwise.
@@ -77,6 +98,10 @@ fn ring_unused(next_to_clean: u32, next_to_use: u32, size: u32) -> u32 {
 }
 /// Bytes the device may write per RX buffer (SRRCTL.BSIZEPACKET = 2 KiB).
 pub(crate) const RX_BUF_LEN: u32 = 2048;
+/// Most buffers a received frame of the largest MTU spans.
+const RX_MAX_BUFS: u32 = (MAX_MTU + FRAME_OVERHEAD).div_ceil(RX_BUF_LEN);
+// Its fragments fit an skb (and an XDP frame).
+const _: () = assert!(RX_MAX_BUFS - 1 <= MAX_FRAGS);
 /// Headroom left in front of received frames: what XDP programs may grow into, which is
 /// also room enough for the stack's headers.
 pub(crate) const RX_HEADROOM: u32 = xdp::PACKET_HEADROOM;
@@ -494,45 +519,53 @@ impl<'bound> TxRing<'bound> {
         n
     }
 
-    /// Queues an XDP frame as one data descriptor; the caller rings the doorbell. The frame
-    /// comes back with the reason if the device does not read the ring, the ring is full,
-    /// the mapping fails or the frame is too short or too long.
+    /// Queues an XDP frame, one data descriptor per buffer; the caller rings the doorbell.
+    /// The frame comes back with the reason if the device does not read the ring, the ring
+    /// lacks the descriptors, the mapping fails or the frame is too short or too long.
     fn push_frame(&mut self, frame: Frame) -> core::result::Result<(), (Frame, PushError)> {
         let len = frame.len();
         if !self.live {
             return Err((frame, PushError::Down));
         }
-        if !(TX_MIN_LEN..=TXD_MAX_DATA).contains(&len) {
+        // Each piece must fit one data descriptor, and the whole frame the ring's free ones.
+        let (mut pieces, mut fits) = (0u32, true);
+        for l in frame.piece_lens() {
+            fits &= l <= TXD_MAX_DATA;
+            pieces += 1;
+        }
+        if !fits || !(TX_MIN_LEN..=TXD_MAX_DATA).contains(&len) {
             return Err((frame, PushError::Bad));
         }
-        if self.unused() == 0 {
+        if pieces > self.unused() {
             return Err((frame, PushError::Full));
         }
         let size = self.size;
-        let i = self.next_to_use;
-        let (Some(desc), Some(slot)) = (self.desc.as_ref(), self.slots.get_mut(i as usize)) else {
+        let first = self.next_to_use;
+        let (Some(desc), Some(slot)) = (self.desc.as_ref(), self.slots.get_mut(first as usize))
+        else {
             return Err((frame, PushError::Down));
         };
-        let addr = match slot.frame.map_frame(frame) {
-            Ok([seg]) => seg.addr,
-            Ok(_) => {
-                // A frame maps as one piece; anything else is not sent.
-                return match slot.frame.take() {
-                    Some(TxBuf::Frame(f)) => Err((f, PushError::Bad)),
-                    _ => Ok(()),
-                };
-            }
+        // The pieces checked above, in the same order.
+        let segs = match slot.frame.map_frame(frame) {
+            Ok(segs) => segs,
+            Err((f, e)) if e == EMSGSIZE => return Err((f, PushError::Bad)),
             Err((f, _)) => return Err((f, PushError::Full)),
         };
-        let cmd =
-            u64::from(len) | TXD_DTYP_DATA | TXD_CMD_DEXT | TXD_CMD_IFCS | TXD_CMD_EOP | TXD_CMD_RS;
         let olinfo = u64::from(len) << TXD_PAYLEN_SHIFT;
-        desc.write(i as usize, 0, addr);
-        desc.write(i as usize, 1, cmd | (olinfo << 32));
-        slot.last = i as u16;
+        let mut i = first;
+        for (n, seg) in segs.iter().enumerate() {
+            let mut cmd = u64::from(seg.len) | TXD_DTYP_DATA | TXD_CMD_DEXT | TXD_CMD_IFCS;
+            if n + 1 == segs.len() {
+                cmd |= TXD_CMD_EOP | TXD_CMD_RS;
+                slot.last = i as u16;
+            }
+            desc.write(i as usize, 0, seg.addr);
+            desc.write(i as usize, 1, cmd | (olinfo << 32));
+            i = ring_next(i, size);
+        }
         slot.pkts = 1;
         slot.bytes = len;
-        self.next_to_use = ring_next(i, size);
+        self.next_to_use = i;
         Ok(())
     }
 }
@@ -560,6 +593,25 @@ pub(crate) struct RxRing {
 }
 
 impl RxRing {
+    /// How many more descriptors after `i`, the written first one of a frame, hold the rest
+    /// of that frame, if the device has written them all.
+    fn frame_rest(&self, i: usize) -> FrameRest {
+        let mut j = ring_next(i as u32, self.size);
+        for n in 1..RX_MAX_BUFS {
+            if j == self.next_to_use {
+                return FrameRest::Pending;
+            }
+            let hi = self.desc.read(j as usize, 1);
+            if hi & RXD_STAT_DD == 0 {
+                return FrameRest::Pending;
+            }
+            if hi & RXD_STAT_EOP != 0 {
+                return FrameRest::Done(n);
+            }
+            j = ring_next(j, self.size);
+        }
+        FrameRest::TooLong
+    }
     /// A ring of `size` descriptors for RX queue `queue`.
     pub(crate) fn new(hw: &Hw<'_>, queue: u16, size: u32) -> Result<Self> {
         let desc = DescRing::new(hw, size)?;
@@ -1013,28 +1065,52 @@ impl<'bound> VectorData<'bound> {
             if rx.next_to_clean == rx.next_to_use {
                 break;
             }
-            let hi = rx.desc.read(i, 1);
+            let mut hi = rx.desc.read(i, 1);
             if hi & RXD_STAT_DD == 0 {
                 break;
             }
             // Read the rest of the descriptor only after seeing DD.
             dma_mb(Read);
-            let lo = rx.desc.read(i, 0);
+            let mut lo = rx.desc.read(i, 0);
+            // The first buffer of a frame of several, for a program that takes them all: the
+            // program sees the frame whole, or not yet.
+            let mut more = 0;
+            if hi & RXD_STAT_EOP == 0
+                && !rx.discard
+                && rx.partial.is_none()
+                && xdp.is_some_and(|(_, p)| p.has_frags())
+            {
+                match rx.frame_rest(i) {
+                    FrameRest::Done(n) => more = n,
+                    // The device is still writing it: the next poll takes it.
+                    FrameRest::Pending => break,
+                    // Dropped below, buffer by buffer.
+                    FrameRest::TooLong => (),
+                }
+            }
             rx.next_to_clean = ring_next(rx.next_to_clean, rx.size);
             cleaned += 1;
 
             let len = ((hi >> 32) & 0xffff) as u32;
+            let mut eop = hi & RXD_STAT_EOP != 0;
             let Some(Ok(page)) = rx.pages[i].take().map(|p| pool.unpark(p)) else {
-                // A descriptor completed without a buffer: the device is confused.
-                errors += 1;
-                continue;
-            };
-            let eop = hi & RXD_STAT_EOP != 0;
-            if rx.discard || len == 0 || len > RX_BUF_LEN {
-                page.recycle(ctx, len.min(RX_BUF_LEN));
+                // A descriptor completed without a buffer: the device is confused. The rest of
+                // its frame goes too.
+                if !rx.discard {
+                    errors += 1;
+                }
                 rx.partial = None;
                 rx.discard = !eop;
-                errors += 1;
+                continue;
+            };
+            if rx.discard || len == 0 || len > RX_BUF_LEN {
+                page.recycle(ctx, len.min(RX_BUF_LEN));
+                // One error per frame, not per buffer.
+                if !rx.discard {
+                    errors += 1;
+                }
+                rx.partial = None;
+                rx.discard = !eop;
                 continue;
             }
             if DROP_ALL {
@@ -1048,24 +1124,65 @@ impl<'bound> VectorData<'bound> {
             // program moved.
             let mut csum_valid = true;
             let skb = if let Some((rxq, prog)) = xdp {
-                // The program sees whole frames in one buffer: `xdp_setup` and `change_mtu`
-                // keep the MTU there, so a longer frame is dropped.
-                if !eop || rx.partial.is_some() {
+                // A program without fragment support sees whole frames in one buffer only:
+                // `xdp_setup` and `change_mtu` keep the MTU there, so a longer frame is
+                // dropped, and so is one longer than the largest MTU (`FrameRest::TooLong`).
+                if (!eop && more == 0) || rx.partial.is_some() {
                     page.recycle(ctx, len);
                     rx.partial = None;
                     rx.discard = !eop;
                     xdp_aborted += 1;
                     continue;
                 }
-                if hi & RXD_ERR_FRAME != 0 {
-                    page.recycle(ctx, len);
-                    errors += 1;
-                    continue;
-                }
+                let mut total = len;
                 // Every frame the program saw counts as received, whatever became of it.
-                let verdict = rxq.run(ctx, prog, page, len);
+                let verdict = if more == 0 {
+                    if hi & RXD_ERR_FRAME != 0 {
+                        page.recycle(ctx, len);
+                        errors += 1;
+                        continue;
+                    }
+                    rxq.run(ctx, prog, page, len)
+                } else {
+                    // The rest of the frame, all written (`frame_rest`).
+                    let mut frags: [Option<(Page<'_>, u32)>; RX_MAX_BUFS as usize - 1] =
+                        core::array::from_fn(|_| None);
+                    let mut bad = false;
+                    for f in frags.iter_mut().take(more as usize) {
+                        let j = rx.next_to_clean as usize;
+                        hi = rx.desc.read(j, 1);
+                        rx.next_to_clean = ring_next(rx.next_to_clean, rx.size);
+                        cleaned += 1;
+                        let flen = ((hi >> 32) & 0xffff) as u32;
+                        total += flen;
+                        match rx.pages[j].take().map(|p| pool.unpark(p)) {
+                            Some(Ok(p)) if flen > 0 && flen <= RX_BUF_LEN => *f = Some((p, flen)),
+                            Some(Ok(p)) => {
+                                p.recycle(ctx, flen.min(RX_BUF_LEN));
+                                bad = true;
+                            }
+                            _ => bad = true,
+                        }
+                    }
+                    eop = true;
+                    // The frame's status, hash and errors are in its last descriptor, read
+                    // after its DD bit.
+                    dma_mb(Read);
+                    lo = rx
+                        .desc
+                        .read(ring_prev(rx.next_to_clean, rx.size) as usize, 0);
+                    if bad || hi & RXD_ERR_FRAME != 0 {
+                        page.recycle(ctx, len);
+                        for (p, flen) in frags.into_iter().flatten() {
+                            p.recycle(ctx, flen);
+                        }
+                        errors += 1;
+                        continue;
+                    }
+                    rxq.run_frags(ctx, prog, page, len, frags.into_iter().flatten())
+                };
                 if !matches!(verdict, Verdict::Pass(_)) {
-                    bytes += u64::from(len);
+                    bytes += u64::from(total);
                     done += 1;
                 }
                 match verdict {
