@@ -49,6 +49,19 @@ fn xdp_rx(ctx: &RxContext<'_, '_>, rxq: &RxQueue, prog: ProgRef<'_>, page: Page<
 }
 
 #[allow(dead_code)]
+fn xdp_rx_frags<'p>(
+    ctx: &RxContext<'_, '_>,
+    rxq: &RxQueue,
+    prog: ProgRef<'_>,
+    head: Page<'p>,
+    frag: Page<'p>,
+) {
+    if let Verdict::Drop { page, dirty, .. } = rxq.run_frags(ctx, prog, head, 2048, [(frag, 64)]) {
+        page.recycle(ctx, dirty);
+    }
+}
+
+#[allow(dead_code)]
 fn xdp_prog<'a>(slot: &ProgSlot, rx: &'a RxContext<'_, '_>) -> Option<ProgRef<'a>> {
     slot.get(rx)
 }
