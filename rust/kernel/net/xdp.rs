@@ -300,7 +300,7 @@ impl<'p> Frags<'p> {
     ///
     /// With `direct`, the caller must be in softirq, in the thread that holds the fragments'
     /// pools.
-    #[inline]
+    #[inline(never)]
     unsafe fn put(&mut self, direct: bool) {
         for i in 0..self.nr as usize {
             // SAFETY: `sinfo` is alive (its page outlives us) and `frags[i]`, `i < nr`, is an
@@ -327,11 +327,14 @@ impl<'p> Frags<'p> {
     }
 
     /// Gives every fragment straight back to its pool's lockless cache, from the poll.
-    #[inline]
+    #[inline(always)]
     fn recycle(mut self, _rx: &RxContext<'_, '_>) {
-        // SAFETY: We are in softirq (`_rx`) in the thread that holds the pools (`Page<'p>`
-        // borrows its `!Sync` pool, and `Frags<'p>` is `!Send` like it), as `Page::recycle`.
-        unsafe { self.put(true) };
+        if self.nr > 0 {
+            // SAFETY: We are in softirq (`_rx`) in the thread that holds the pools (`Page<'p>`
+            // borrows its `!Sync` pool, and `Frags<'p>` is `!Send` like it), as
+            // `Page::recycle`.
+            unsafe { self.put(true) };
+        }
     }
 
     /// The bytes in the fragments.
@@ -351,7 +354,7 @@ impl<'p> Frags<'p> {
     }
 
     /// The fragments are someone else's now (an skb's or a frame's).
-    #[inline]
+    #[inline(always)]
     fn handed_over(mut self) {
         // INVARIANT: nothing is owned any more.
         self.nr = 0;
@@ -359,10 +362,13 @@ impl<'p> Frags<'p> {
 }
 
 impl Drop for Frags<'_> {
-    #[inline]
+    // Inlined: a frame of one buffer, the common case, has nothing to give back.
+    #[inline(always)]
     fn drop(&mut self) {
-        // SAFETY: Not direct.
-        unsafe { self.put(false) };
+        if self.nr > 0 {
+            // SAFETY: Not direct.
+            unsafe { self.put(false) };
+        }
     }
 }
 
@@ -741,7 +747,7 @@ impl RxQueue {
         page: page_pool::Page<'p>,
         len: u32,
     ) -> Verdict<'p> {
-        self.run_frags(rx, prog, page, len, [])
+        self.run_frags(rx, prog, page, len, core::iter::empty())
     }
 
     /// Runs `prog` on a frame of several buffers: the `len` bytes the device wrote into `head`
