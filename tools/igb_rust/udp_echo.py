@@ -17,7 +17,10 @@ import time
 dst, port, count, size = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
 s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
 # Never fragmented: a datagram the path cannot carry whole fails to send.
-s.setsockopt(socket.IPPROTO_IP, socket.IP_MTU_DISCOVER, socket.IP_PMTUDISC_DO)
+# IP_MTU_DISCOVER = IP_PMTUDISC_DO (<linux/in.h>; Python's socket module
+# does not name them).
+IP_MTU_DISCOVER, IP_PMTUDISC_DO = 10, 2
+s.setsockopt(socket.IPPROTO_IP, IP_MTU_DISCOVER, IP_PMTUDISC_DO)
 s.bind(("0.0.0.0", 5555))
 sent = {}
 echoed = 0
