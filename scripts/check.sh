@@ -35,7 +35,7 @@
 #                                      (default production)
 #   STRESS_CYCLES, STRESS_PARTS, ...  passed on to the guest (tools/igb_rust/tests/stress.sh)
 #   CHECK_TIMEOUT=seconds              limit of one guest suite run (default
-#                                      1800 production, 3000 debug, 6000 full debug)
+#                                      2700 production, 3000 debug, 6000 full debug)
 set -uo pipefail
 . "$(dirname "$0")/env.sh"
 unset KVARIANT	# each step below names its kernel itself
@@ -182,7 +182,7 @@ run_suite() {	# run_suite production|debug
 				STRESS_MB="${STRESS_MB:-16}"
 				XDP_MB="${XDP_MB:-4}" XDP_SWAPS="${XDP_SWAPS:-10}" XDP_N="${XDP_N:-100}")
 		fi;;
-	production) variant=""; sfx="-production"; limit=1800;;
+	production) variant=""; sfx="-production"; limit=2700;;
 	esac
 	GOUT=$RES/guest$sfx
 	mkdir -p "$GOUT"
@@ -200,7 +200,7 @@ run_suite() {	# run_suite production|debug
 	gf=$((gf + $(grep -c '^not ok ' "$GOUT/tap.txt" 2>/dev/null || true)))
 	if [ "$rc" -ne 0 ] || ! grep -q '^1\.\.' "$GOUT/tap.txt" 2>/dev/null; then
 		gf=$((gf + 1))
-		echo "not ok - guest suite on the $kv kernel ran to completion (rc=$rc); end of console:"
+		echo "not ok - guest suite on the $kv kernel ran to completion (rc=$rc); end of console:" | tee -a "$RES/incomplete.txt"
 		tail -n 40 "$RES/console$sfx.log" | sed 's/^/# /'
 	fi
 }
@@ -217,7 +217,7 @@ run_swiotlb() {
 	gf=$((gf + $(grep -c '^not ok ' "$SOUT/tap.txt" 2>/dev/null || true)))
 	if [ $src -ne 0 ] || ! grep -q '^1\.\.' "$SOUT/tap.txt" 2>/dev/null; then
 		gf=$((gf + 1))
-		echo "not ok - swiotlb guest ran to completion (rc=$src)"
+		echo "not ok - swiotlb guest ran to completion (rc=$src)" | tee -a "$RES/incomplete.txt"
 	fi
 	timing swiotlb
 }
@@ -235,7 +235,7 @@ run_intx() {
 	gf=$((gf + $(grep -c '^not ok ' "$IOUT/tap.txt" 2>/dev/null || true)))
 	if [ $irc -ne 0 ] || ! grep -q '^1\.\.' "$IOUT/tap.txt" 2>/dev/null; then
 		gf=$((gf + 1))
-		echo "not ok - INTx guest ran to completion (rc=$irc)"
+		echo "not ok - INTx guest ran to completion (rc=$irc)" | tee -a "$RES/incomplete.txt"
 	fi
 	timing intx
 }
@@ -292,6 +292,17 @@ hp=$(grep -c '^ok ' "$TAP" || true)
 hf=$(grep -c '^not ok ' "$TAP" || true)
 passed=$((hp + gp))
 failed=$((hf + gf))
+if [ "$failed" -gt 0 ]; then	# the failures again, next to the closing line
+	echo "failed:"
+	{
+		grep -h '^not ok' "$TAP"
+		grep -h '^[a-z]*: not ok' "$RES"/guest-tap*.txt
+		for d in swiotlb intx; do
+			grep -h '^not ok' "$RES/guest-$d/tap.txt" | sed "s/^/$d: /"
+		done
+		cat "$RES/incomplete.txt"
+	} 2>/dev/null | sed 's/^/  /'
+fi
 echo "results: $RES"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
