@@ -291,7 +291,8 @@ pub trait Operations: Sized + Send + Sync {
     ///
     /// Each frame the driver takes from `frames` is its own, to send or drop; the others go
     /// back to the core, which counts them as dropped. An error with no frame taken is
-    /// reported as such; after a frame was taken, only the count is.
+    /// reported as such; after a frame was taken, only the count is. Frames of several
+    /// buffers come only to a device that announced [`xdp::Features::NDO_XMIT_SG`].
     #[inline]
     fn xdp_xmit(_dev: &Device<Self>, _frames: &mut xdp::XmitFrames<'_>, _flush: bool) -> Result {
         build_error!(VTABLE_DEFAULT_ERROR)

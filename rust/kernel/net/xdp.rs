@@ -61,6 +61,9 @@ impl Features {
     /// Programs that handle frames of several buffers run on frames of several buffers
     /// (`NETDEV_XDP_ACT_RX_SG`, [`RxQueue::run_frags`]).
     pub const RX_SG: Self = Self(bindings::netdev_xdp_act_NETDEV_XDP_ACT_RX_SG);
+    /// Frames of several buffers redirected to this device (`NETDEV_XDP_ACT_NDO_XMIT_SG`):
+    /// without it, the core hands [`XmitFrames`] frames of one buffer only.
+    pub const NDO_XMIT_SG: Self = Self(bindings::netdev_xdp_act_NETDEV_XDP_ACT_NDO_XMIT_SG);
 
     /// The raw `NETDEV_XDP_ACT_*` bits.
     #[inline]
@@ -631,15 +634,11 @@ impl<'a> XmitFrames<'a> {
 impl Iterator for XmitFrames<'_> {
     type Item = Frame;
 
-    /// The next frame, now the caller's. A frame of several buffers (which the device is not
-    /// announced to take) ends the batch: it and the ones after it stay the core's.
+    /// The next frame, now the caller's. It has fragments only if the device announced
+    /// [`Features::NDO_XMIT_SG`]; [`Frame::piece_lens`] tells how many buffers it takes.
     #[inline]
     fn next(&mut self) -> Option<Frame> {
         let p = NonNull::new(*self.frames.get(self.next)?)?;
-        // SAFETY: A valid frame nobody took (type invariant).
-        if unsafe { Frame::raw_has_frags(p) } {
-            return None;
-        }
         self.next += 1;
         // INVARIANT: a valid frame nobody took (type invariant), now the caller's, counted in
         // `next` above; the core builds frames with their data inside their buffer.
