@@ -46,8 +46,8 @@ xf=$(python3 "$KSRC/tools/net/ynl/pyynl/cli.py" --no-schema --output-json \
 	--spec "$KSRC/Documentation/netlink/specs/netdev.yaml" --do dev-get \
 	--json "{\"ifindex\": $(cat /sys/class/net/$DUT_IF/ifindex)}" 2>&1 |
 	grep -o '"xdp-features": \[[^]]*\]' | grep -o '"[a-z-]*"' | sed 1d | tr -d '"' | sort | xargs)
-check "netdev netlink: xdp-features are basic, ndo-xmit, redirect, rx-sg ($xf)" \
-	test "$xf" = "basic ndo-xmit redirect rx-sg"
+check "netdev netlink: xdp-features are basic, ndo-xmit, ndo-xmit-sg, redirect, rx-sg ($xf)" \
+	test "$xf" = "basic ndo-xmit ndo-xmit-sg redirect rx-sg"
 
 carrier0=$(cat /sys/class/net/$DUT_IF/carrier_changes)
 check "attach an XDP program in driver mode" attach drop
@@ -164,14 +164,18 @@ r=$(echo_from_peer 4444 "$N" 8000)
 d1=$(xsum rx_xdp_drop); np1=$(noports)
 check "multi-buffer XDP_DROP: $N datagrams of 8000 bytes counted (+$((d1 - d0)))" test $((d1 - d0)) = "$N"
 check "multi-buffer XDP_DROP: none reached the stack (NoPorts +$((np1 - np0)))" test $((np1 - np0)) = 0
-# The device itself does not send frames of several buffers it is redirected
-# (no ndo-xmit-sg): the redirect fails and the frame is dropped whole.
+# Redirected to itself (ndo-xmit-sg), a frame of several buffers leaves
+# through ndo_xdp_xmit from all its buffers.
 check "replace the program (multi-buffer XDP_REDIRECT to itself)" attach_frags redirect
-a0=$(xsum rx_xdp_aborted); rd0=$(xsum rx_xdp_redirect)
-r=$(echo_from_peer 4446 50 8000)
-a1=$(xsum rx_xdp_aborted); rd1=$(xsum rx_xdp_redirect)
-check "multi-buffer XDP_REDIRECT to a device without ndo-xmit-sg: 50 dropped and counted (+$((a1 - a0)), redirected +$((rd1 - rd0)))" \
-	test $((a1 - a0)):$((rd1 - rd0)) = 50:0
+rd0=$(xsum rx_xdp_redirect); x0=$(xsum tx_xdp_xmit); e0=$(xsum tx_xdp_errors)
+r=$(echo_from_peer 4446 "$N" 8000)
+rd1=$(xsum rx_xdp_redirect); x1=$(xsum tx_xdp_xmit)
+note "multi-buffer redirect: $r, rx_xdp_redirect +$((rd1 - rd0)), tx_xdp_xmit +$((x1 - x0))"
+check "multi-buffer XDP_REDIRECT: $N datagrams of 8000 bytes echoed intact through ndo_xdp_xmit ($r)" \
+	sh -c "echo '$r' | grep -q 'echoed $N intact $N'"
+check "multi-buffer XDP_REDIRECT: rx_xdp_redirect and tx_xdp_xmit +$N (+$((rd1 - rd0)), +$((x1 - x0)))" \
+	test $((rd1 - rd0)):$((x1 - x0)) = "$N:$N"
+check "multi-buffer XDP_REDIRECT: no TX errors" test "$(xsum tx_xdp_errors)" = "$e0"
 check "after multi-buffer XDP: pings of 1000 bytes intact" pings 10
 # Swapped under jumbo traffic: a frame may be half written when the program
 # goes or comes; every one is still taken whole, by the stack or the program.

@@ -163,6 +163,7 @@ impl netdev::pci::Driver for IgbDriver {
             xdp_features: xdp::Features::BASIC
                 | xdp::Features::REDIRECT
                 | xdp::Features::NDO_XMIT
+                | xdp::Features::NDO_XMIT_SG
                 | xdp::Features::RX_SG,
         };
         let registered = registrar
