@@ -426,7 +426,7 @@ impl<'p> Page<'p> {
 
     /// Whether `len` bytes at `start` leave room for the skb's shared info in the page.
     #[inline]
-    fn fits(start: u32, len: u32) -> bool {
+    pub(crate) fn fits(start: u32, len: u32) -> bool {
         start
             .checked_add(len)
             .and_then(|n| n.checked_add(SKB_SHINFO_SIZE))

@@ -772,10 +772,7 @@ impl RxQueue {
         I: IntoIterator<Item = (page_pool::Page<'p>, u32)>,
     {
         let offset = page.pool_offset();
-        let fits = offset
-            .checked_add(len)
-            .and_then(|n| n.checked_add(page_pool::SKB_SHINFO_SIZE))
-            .is_some_and(|n| n <= page_pool::PAGE_SIZE);
+        let fits = page_pool::Page::fits(offset, len);
         let too_long = |page| Verdict::Drop {
             page,
             dirty: len,
