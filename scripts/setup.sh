@@ -79,7 +79,7 @@ apt_f() {	# apt with the forky list only, for one download (ethtool), never inst
 
 HOST_PKGS="clang-22 lld-22 llvm-22 libclang-22-dev flex bison bc libelf-dev
 libssl-dev cpio kmod xz-utils zstd pahole rsync busybox-static udev ethtool
-iputils-ping sysstat socat netcat-openbsd iperf3 python3-venv python3-yaml patch bc libbpf-dev bpftool
+iputils-ping sysstat socat netcat-openbsd iperf3 python3-venv python3-yaml patch libbpf-dev bpftool
 gcc libc6-dev binutils python3-matplotlib"
 QEMU_PKGS="qemu-system-x86/bookworm-backports qemu-system-common/bookworm-backports
 qemu-system-data/bookworm-backports seabios/bookworm-backports ipxe-qemu"
