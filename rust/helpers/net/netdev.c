@@ -3,6 +3,16 @@
 #include <linux/etherdevice.h>
 #include <linux/netdevice.h>
 
+__rust_helper const struct cpumask *rust_helper_get_cpu_mask(unsigned int cpu)
+{
+	return get_cpu_mask(cpu);
+}
+
+__rust_helper int rust_helper_dev_to_node(struct device *dev)
+{
+	return dev_to_node(dev);
+}
+
 __rust_helper void *rust_helper_netdev_priv(const struct net_device *dev)
 {
 	return netdev_priv(dev);

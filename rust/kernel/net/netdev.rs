@@ -1212,10 +1212,29 @@ impl<T: Operations> Registration<T> {
                 return Err(fail(this, e));
             }
         }
+        // SAFETY: `parent` is a live device.
+        let node = unsafe { bindings::dev_to_node(parent.as_raw()) };
         for napi in this.device().napis() {
             if let Some(line) = napi.irq_line().and_then(|i| this.irqs.get(i as usize)) {
                 // SAFETY: The device is not registered yet; `line.irq` is requested for it.
                 unsafe { napi.set_irq(line.irq as c_int) };
+                // The line of queue `q` goes to the `q`-th CPU by distance from the device's
+                // node, instead of all CPUs: a queue's polls run where its interrupt does,
+                // and the queues of a device do not all start on one CPU. A default only:
+                // `/proc/irq/N/smp_affinity` or irqbalance may move it, and a move lasts as
+                // long as the registration (the lines are not requested again on channel
+                // or ring changes). A shared line (INTx) is left alone. Best effort: a
+                // refusal (a managed line, a CPU going offline) leaves the default.
+                if let (Some(q), false) = (napi.queue(), shared_irq) {
+                    // SAFETY: Only reads the online CPUs; returns one of them.
+                    let cpu = unsafe { bindings::cpumask_local_spread(q, node) };
+                    // SAFETY: `line.irq` is requested by us and stays allocated (safety
+                    // requirement); `get_cpu_mask()` returns a static mask of `cpu`, a
+                    // possible CPU.
+                    let _ = unsafe {
+                        bindings::irq_set_affinity(line.irq, bindings::get_cpu_mask(cpu))
+                    };
+                }
             }
         }
 
