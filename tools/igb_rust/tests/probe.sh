@@ -21,6 +21,24 @@ else
 	fail "probe reports the MAC QEMU was given ($DUT_MAC)" "$(dmesg_since probe | grep -i igb_rust)"
 fi
 check "BAR0 is claimed by igb_rust" grep -q igb_rust /proc/iomem
+# MSI-X vector 0 is the link's, vector q + 1 queue q's: each queue's line is
+# on a CPU of its own (the guest has one NUMA node: queue q on CPU q, modulo
+# the CPUs), not on every CPU.
+queue_affinity() {
+	local ncpu v irq want got bad="" n=0
+	ncpu=$(nproc)
+	while read -r irq v; do
+		[ "$v" -ge 1 ] || continue
+		want=$(( (v - 1) % ncpu ))
+		got=$(cat /proc/irq/$irq/smp_affinity_list)
+		n=$((n + 1))
+		[ "$got" = "$want" ] || bad+=" vector $v (irq $irq): CPUs $got, want $want;"
+	done < <(awk -v d="PCI-MSIX-$DUT" '$0 ~ d { for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+-edge$/) {
+		sub(":", "", $1); sub("-edge", "", $i); print $1, $i } }' /proc/interrupts)
+	note "queue vectors: $n${bad:+;$bad}"
+	[ "$n" -ge 1 ] && [ -z "$bad" ]
+}
+check "each queue's interrupt is on a CPU of its own (queue q on CPU q)" queue_affinity
 
 check "rmmod igb_rust" rmmod igb_rust
 check "DUT unbound after rmmod" test "$(driver_of "$DUT")" = none
