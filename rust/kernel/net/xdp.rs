@@ -518,14 +518,14 @@ impl Frame {
     }
 
     /// The lengths of the frame's pieces as [`MapSlot::map_frame`] maps them: its data in its
-    /// first buffer, then each fragment.
+    /// first buffer, then each fragment that is not empty.
     ///
     /// [`MapSlot::map_frame`]: crate::net::skb::MapSlot::map_frame
     #[inline]
     pub fn piece_lens(&self) -> impl Iterator<Item = u32> + '_ {
         Iterator::chain(
             core::iter::once(self.head_len()),
-            self.frags().iter().map(|f| f.len),
+            self.frags().iter().map(|f| f.len).filter(|&l| l > 0),
         )
     }
 
@@ -586,7 +586,10 @@ impl Drop for Frame {
 /// # Invariants
 ///
 /// `frames[next..]` are valid XDP frames owned by the caller of `ndo_xdp_xmit` that nobody
-/// took yet.
+/// took yet. A frame's fragments, if any, are listed in its shared info; those not marked
+/// unreadable (`XDP_FLAGS_FRAGS_UNREADABLE`) are pages: the core attaches no XDP program, and
+/// so builds no frame, on a device whose queues take memory from a provider, and AF_XDP
+/// builds frames of one buffer.
 pub struct XmitFrames<'a> {
     frames: &'a [*mut bindings::xdp_frame],
     next: usize,
@@ -596,7 +599,8 @@ impl<'a> XmitFrames<'a> {
     /// # Safety
     ///
     /// Every pointer in `frames` must be a valid XDP frame owned by the caller, who gives up
-    /// those the driver takes ([`XmitFrames::taken`] of them, from the start).
+    /// those the driver takes ([`XmitFrames::taken`] of them, from the start), with its
+    /// fragments as the core builds them (the type invariant).
     #[inline]
     pub(crate) unsafe fn new(frames: &'a [*mut bindings::xdp_frame]) -> Self {
         // INVARIANT: none taken; validity and context per the safety requirements.
@@ -635,13 +639,20 @@ impl Iterator for XmitFrames<'_> {
     type Item = Frame;
 
     /// The next frame, now the caller's. It has fragments only if the device announced
-    /// [`Features::NDO_XMIT_SG`]; [`Frame::piece_lens`] tells how many buffers it takes.
+    /// [`Features::NDO_XMIT_SG`]; [`Frame::piece_lens`] tells how many buffers it takes. A
+    /// frame with unreadable fragments (which the CPU and this device cannot map) ends the
+    /// batch: it and the ones after it stay the core's.
     #[inline]
     fn next(&mut self) -> Option<Frame> {
         let p = NonNull::new(*self.frames.get(self.next)?)?;
+        // SAFETY: A valid frame nobody took (type invariant).
+        if unsafe { p.as_ref() }.flags & bindings::xdp_buff_flags_XDP_FLAGS_FRAGS_UNREADABLE != 0 {
+            return None;
+        }
         self.next += 1;
         // INVARIANT: a valid frame nobody took (type invariant), now the caller's, counted in
-        // `next` above; the core builds frames with their data inside their buffer.
+        // `next` above; the core builds frames with their data inside their buffer, and its
+        // fragments, readable (checked above), are pages (type invariant).
         Some(Frame(p))
     }
 }
