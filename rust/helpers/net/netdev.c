@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 
 #include <linux/etherdevice.h>
+#include <linux/irq.h>
 #include <linux/netdevice.h>
 
 __rust_helper const struct cpumask *rust_helper_get_cpu_mask(unsigned int cpu)
@@ -11,6 +12,11 @@ __rust_helper const struct cpumask *rust_helper_get_cpu_mask(unsigned int cpu)
 __rust_helper int rust_helper_dev_to_node(struct device *dev)
 {
 	return dev_to_node(dev);
+}
+
+__rust_helper bool rust_helper_irqd_affinity_is_managed(struct irq_data *d)
+{
+	return irqd_affinity_is_managed(d);
 }
 
 __rust_helper void *rust_helper_netdev_priv(const struct net_device *dev)

@@ -981,6 +981,11 @@ pub struct Config<T: Operations> {
     pub real_rx_queues: u32,
     /// Name of the interrupt handlers (`/proc/interrupts`).
     pub irq_name: &'static CStr,
+    /// Start the interrupt line of each NAPI instance with a queue on one CPU, the `q`-th by
+    /// distance from the device's NUMA node for queue `q`, instead of on all CPUs. Only lines
+    /// of one instance each, neither shared nor managed; a user or irqbalance may move them
+    /// later.
+    pub spread_irqs: bool,
     /// Number of `ethtool -S` statistics at first (see [`Device::set_stats_count`]).
     pub stats_count: u32,
     /// What the device does with XDP: [`xdp::Features::BASIC`] and
@@ -1212,30 +1217,15 @@ impl<T: Operations> Registration<T> {
                 return Err(fail(this, e));
             }
         }
-        // SAFETY: `parent` is a live device.
-        let node = unsafe { bindings::dev_to_node(parent.as_raw()) };
         for napi in this.device().napis() {
             if let Some(line) = napi.irq_line().and_then(|i| this.irqs.get(i as usize)) {
                 // SAFETY: The device is not registered yet; `line.irq` is requested for it.
                 unsafe { napi.set_irq(line.irq as c_int) };
-                // The line of queue `q` goes to the `q`-th CPU by distance from the device's
-                // node, instead of all CPUs: a queue's polls run where its interrupt does,
-                // and the queues of a device do not all start on one CPU. A default only:
-                // `/proc/irq/N/smp_affinity` or irqbalance may move it, and a move lasts as
-                // long as the registration (the lines are not requested again on channel
-                // or ring changes). A shared line (INTx) is left alone. Best effort: a
-                // refusal (a managed line, a CPU going offline) leaves the default.
-                if let (Some(q), false) = (napi.queue(), shared_irq) {
-                    // SAFETY: Only reads the online CPUs; returns one of them.
-                    let cpu = unsafe { bindings::cpumask_local_spread(q, node) };
-                    // SAFETY: `line.irq` is requested by us and stays allocated (safety
-                    // requirement); `get_cpu_mask()` returns a static mask of `cpu`, a
-                    // possible CPU.
-                    let _ = unsafe {
-                        bindings::irq_set_affinity(line.irq, bindings::get_cpu_mask(cpu))
-                    };
-                }
             }
+        }
+        #[cfg(CONFIG_SMP)]
+        if config.spread_irqs && !shared_irq {
+            this.spread_irqs(parent);
         }
 
         if !is_valid_ether_addr(&config.mac) {
@@ -1245,6 +1235,7 @@ impl<T: Operations> Registration<T> {
         if (xf.contains(xdp::Features::BASIC) || xf.contains(xdp::Features::REDIRECT))
             && !T::HAS_XDP_SETUP
             || xf.contains(xdp::Features::NDO_XMIT) && !T::HAS_XDP_XMIT
+            || xf.contains(xdp::Features::NDO_XMIT_SG) && !xf.contains(xdp::Features::NDO_XMIT)
             || (T::HAS_XDP_SETUP && !xf.contains(xdp::Features::BASIC))
         {
             return Err(fail(this, EINVAL));
@@ -1352,6 +1343,63 @@ impl<T: Operations> Registration<T> {
         // SAFETY: Taken above; the token is gone.
         unsafe { bindings::rtnl_unlock() };
         r
+    }
+
+    /// Moves the line of each NAPI instance with a queue `q` and a line of its own to the
+    /// `q`-th CPU by distance from `parent`'s node ([`Config::spread_irqs`]): its polls then
+    /// run where its interrupt does, and a device's queues do not all start on one CPU. The
+    /// lines are requested once, so an affinity set later by a user lasts as long as the
+    /// registration. Best effort: a refusal leaves the line as it was.
+    #[cfg(CONFIG_SMP)]
+    fn spread_irqs(&self, parent: &device::Device<device::Bound>) {
+        // SAFETY: `parent` is a live device.
+        let node = unsafe { bindings::dev_to_node(parent.as_raw()) };
+        // A CPU found online stays online until the affinity is set.
+        // SAFETY: Process context (registration); released below.
+        #[cfg(CONFIG_HOTPLUG_CPU)]
+        unsafe {
+            bindings::cpus_read_lock()
+        };
+        for napi in self.device().napis() {
+            let (Some(q), Some(i)) = (napi.queue(), napi.irq_line()) else {
+                continue;
+            };
+            let Some(line) = self.irqs.get(i as usize) else {
+                continue;
+            };
+            // A line that schedules several instances (a single MSI vector) has no one CPU.
+            if self
+                .device()
+                .napis()
+                .filter(|n| n.irq_line() == Some(i))
+                .count()
+                > 1
+            {
+                continue;
+            }
+            // SAFETY: `line.irq` is an interrupt we requested, allocated while we live (type
+            // invariant).
+            let data = unsafe { bindings::irq_get_irq_data(line.irq) };
+            // A managed line's affinity is the platform's spread, kept across CPU hotplug.
+            // SAFETY: `data` is the live line's, or null.
+            if data.is_null() || unsafe { bindings::irqd_affinity_is_managed(data) } {
+                continue;
+            }
+            // SAFETY: Reads the online CPUs, which the hotplug lock keeps as they are.
+            let cpu = unsafe { bindings::cpumask_local_spread(q, node) };
+            if cpu >= crate::cpu::nr_cpu_ids() {
+                continue;
+            }
+            // SAFETY: `line.irq` is requested by us and allocated (above); `get_cpu_mask()`
+            // returns a static mask of `cpu`, a possible CPU (checked), which
+            // `irq_set_affinity()` copies.
+            let _ = unsafe { bindings::irq_set_affinity(line.irq, bindings::get_cpu_mask(cpu)) };
+        }
+        // SAFETY: Taken above.
+        #[cfg(CONFIG_HOTPLUG_CPU)]
+        unsafe {
+            bindings::cpus_read_unlock()
+        };
     }
 
     /// The registered device.

@@ -159,6 +159,7 @@ impl netdev::pci::Driver for IgbDriver {
             real_tx_queues: nq,
             real_rx_queues: nq,
             irq_name: c"igb_rust",
+            spread_irqs: true,
             stats_count: net::stats_count(nq),
             xdp_features: xdp::Features::BASIC
                 | xdp::Features::REDIRECT
