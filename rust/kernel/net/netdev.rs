@@ -1377,8 +1377,8 @@ impl<T: Operations> Registration<T> {
             {
                 continue;
             }
-            // SAFETY: `line.irq` is an interrupt we requested, allocated while we live (type
-            // invariant).
+            // SAFETY: `line.irq` is an interrupt we requested, which stays allocated while the
+            // registration lives (safety requirement of `new_with_lt`).
             let data = unsafe { bindings::irq_get_irq_data(line.irq) };
             // A managed line's affinity is the platform's spread, kept across CPU hotplug.
             // SAFETY: `data` is the live line's, or null.
