@@ -30,7 +30,7 @@ setup_pair v4only
 # recovers, the datagrams of netconsole and pktgen would be lost.
 ip netns exec $NS ethtool -G "$PEER_IF" rx 4096 && { wait_carrier "$PEER_IF" 1 $NS ||
 	wait_carrier "$PEER_IF" 1 $NS || wait_carrier "$PEER_IF" 1 $NS; } ||
-	echo "# the peer's RX ring stays at $(ip netns exec $NS ethtool -g "$PEER_IF" | awk '/^RX:/ { v = $2 } END { print v }')"
+	note "the peer's RX ring stays at $(ip netns exec $NS ethtool -g "$PEER_IF" | awk '/^RX:/ { v = $2 } END { print v }')"
 mkdir -p /run/igbt && mount -t tmpfs -o size=600m tmpfs /run/igbt
 dd if=/dev/urandom of=/run/igbt/blob bs=1M count="$STRESS_MB" status=none
 want_sum=$(sha256sum < /run/igbt/blob)
