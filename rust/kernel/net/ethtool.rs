@@ -197,6 +197,9 @@ pub struct Coalesce {
     pub rx_usecs: u32,
     /// Microseconds to wait after a transmit completion before interrupting (`tx-usecs`).
     pub tx_usecs: u32,
+    /// The receive interval is picked from the traffic (`adaptive-rx`). Changeable only where
+    /// [`Operations::ADAPTIVE_RX`] says so.
+    pub adaptive_rx: bool,
 }
 
 /// Flow control by pause frames (`ethtool -a`/`-A`).
@@ -412,6 +415,10 @@ pub trait Operations: netdev::Operations {
         build_error!(VTABLE_DEFAULT_ERROR)
     }
 
+    /// Whether [`Operations::set_coalesce`] takes [`Coalesce::adaptive_rx`]; without it the
+    /// ethtool core refuses to change it (`EOPNOTSUPP`).
+    const ADAPTIVE_RX: bool = false;
+
     /// Number of 32-bit words of the register dump (`ethtool -d`); 0 for none.
     const REGS_LEN: usize = 0;
 
@@ -470,6 +477,9 @@ pub trait Operations: netdev::Operations {
         build_error!(VTABLE_DEFAULT_ERROR)
     }
 }
+
+/// The indirection table and the key of an `ethtool_rxfh_param`, each if given.
+type RxfhSlices<'a> = (Option<&'a mut [u32]>, Option<&'a mut [u8]>);
 
 /// `ETHTOOL_COALESCE_RX_USECS | ETHTOOL_COALESCE_TX_USECS`: what [`Coalesce`] carries.
 const COALESCE_USECS: u32 =
@@ -551,7 +561,11 @@ impl<T: Operations> Adapter<T> {
             None
         },
         supported_coalesce_params: if T::HAS_SET_COALESCE {
-            COALESCE_USECS
+            if T::ADAPTIVE_RX {
+                COALESCE_USECS | bindings::ETHTOOL_COALESCE_USE_ADAPTIVE_RX
+            } else {
+                COALESCE_USECS
+            }
         } else {
             0
         },
@@ -896,6 +910,7 @@ impl<T: Operations> Adapter<T> {
             let c = T::get_coalesce(d)?;
             ec.rx_coalesce_usecs = c.rx_usecs;
             ec.tx_coalesce_usecs = c.tx_usecs;
+            ec.use_adaptive_rx_coalesce = u32::from(c.adaptive_rx);
             Ok(0)
         })
     }
@@ -913,12 +928,14 @@ impl<T: Operations> Adapter<T> {
             // SAFETY: As in `get_coalesce`.
             let (d, ec) = unsafe { (Self::dev(dev), &*ec) };
             // The core refused changes to anything but `supported_coalesce_params`
-            // (`COALESCE_USECS`), so the rest of `ec` holds nothing the driver must act on.
+            // (`COALESCE_USECS`, and `adaptive-rx` where the driver takes it), so the rest of
+            // `ec` holds nothing the driver must act on.
             T::set_coalesce(
                 d,
                 Coalesce {
                     rx_usecs: ec.rx_coalesce_usecs,
                     tx_usecs: ec.tx_coalesce_usecs,
+                    adaptive_rx: ec.use_adaptive_rx_coalesce != 0,
                 },
             )?;
             Ok(0)
@@ -1060,9 +1077,7 @@ impl<T: Operations> Adapter<T> {
     ///
     /// `rxfh.indir`, when not NULL, must point to `rxfh.indir_size` `u32`s, and `rxfh.key`,
     /// when not NULL, to `rxfh.key_size` bytes, valid and not otherwise used for `'a`.
-    unsafe fn rxfh_slices<'a>(
-        rxfh: &bindings::ethtool_rxfh_param,
-    ) -> Result<(Option<&'a mut [u32]>, Option<&'a mut [u8]>)> {
+    unsafe fn rxfh_slices<'a>(rxfh: &bindings::ethtool_rxfh_param) -> Result<RxfhSlices<'a>> {
         let indir = if rxfh.indir.is_null() {
             None
         } else if rxfh.indir_size != T::RSS_INDIR_SIZE {
