@@ -1446,7 +1446,7 @@ unsafe fn init_service<T: Operations>(work: *mut bindings::delayed_work) {
 }
 
 /// The service work of a driver without [`Operations::service`] (never queued).
-unsafe extern "C" fn service_none(_work: *mut bindings::work_struct) {}
+extern "C" fn service_none(_work: *mut bindings::work_struct) {}
 
 /// Runs [`Operations::service`] under RTNL, if the interface is up, and queues the next run.
 ///

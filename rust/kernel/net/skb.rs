@@ -282,7 +282,7 @@ impl SkBuff {
     /// Reserves `len` bytes of headroom in an empty, private skb.
     #[inline]
     pub fn reserve(&mut self, len: u32) -> Result {
-        if self.len() != 0 {
+        if !self.is_empty() {
             return Err(EINVAL);
         }
         self.check_put(len).map_err(|_| EINVAL)?;
@@ -974,9 +974,7 @@ impl<'a, const N: usize> MapSlot<'a, N> {
     /// Unmaps the skb or frame held here and returns it; `None` if the slot is empty.
     #[inline]
     pub fn take(&mut self) -> Option<TxBuf> {
-        if self.buf.is_none() {
-            return None;
-        }
+        self.buf.as_ref()?;
         self.segs.unmap();
         // INVARIANT: unmapped before the buffer leaves; the slot is empty again.
         self.buf.take()
