@@ -69,6 +69,46 @@ check "rx-usecs 0 (no throttling) reads back, EITR(1) interval 0" \
 check "rx-usecs 0: pings and 16 MB peer -> DUT intact" traffic
 ethtool -C "$DUT_IF" rx-usecs 162 2>/dev/null
 
+# --- adaptive moderation (DIM): each queue vector's poll writes its EITR ------
+adaptive() { ethtool -c "$DUT_IF" | awk '/^Adaptive RX:/ {print $3}'; }
+eitrs() {	# the interval of every queue vector's EITR, in us
+	local v out=""
+	for v in $(seq 1 "$nq"); do
+		out="$out $(( ($(bar_read $((0x1680 + 4 * v))) >> 2) & 0x1fff ))"
+	done
+	echo $out
+}
+dim_ok() {	# every queue vector holds a DIM profile (1 8 64 128 256 us) or, not
+		# polled since, the fixed 162; at least one holds a profile
+	local e hit=0
+	for e in $(eitrs); do
+		case " 1 8 64 128 256 " in *" $e "*) hit=1 ;; *) [ "$e" = 162 ] || return 1 ;; esac
+	done
+	[ $hit = 1 ]
+}
+fixed_all() { printf '162 %.0s' $(seq 1 "$nq") | sed 's/ $//'; }
+adaptive_up() { [ "$(adaptive)" = on ] && traffic; }
+fixed_kept() { traffic && test "$(eitrs)" = "$(fixed_all)"; }
+carrier1=$(cat /sys/class/net/$DUT_IF/carrier_changes)
+check "adaptive-rx off by default" test "$(adaptive)" = off
+ethtool -C "$DUT_IF" adaptive-rx on 2>/dev/null
+check "adaptive-rx on reads back, rx-usecs stays 162 ($(adaptive)/$(usecs rx-usecs))" \
+	test "$(adaptive)/$(usecs rx-usecs)" = on/162
+check "adaptive-rx: pings and 16 MB peer -> DUT intact" traffic
+check "adaptive-rx: the queue vectors' EITR hold DIM profiles ($(eitrs))" dim_ok
+e=$(errno_of ethtool -C "$DUT_IF" adaptive-tx on)
+check "adaptive-tx (one vector, moderated as a whole) -> refused by the core ($e)" \
+	sh -c "echo '$e' | grep -q 'unsupported parameter'"
+downup
+check "adaptive-rx survives down/up: still on, traffic intact" adaptive_up
+check "after down/up the polls write DIM's interval again ($(eitrs))" dim_ok
+ethtool -C "$DUT_IF" adaptive-rx off 2>/dev/null
+check "adaptive-rx off: every queue vector back at 162 us at once ($(adaptive)/$(eitrs))" \
+	test "$(adaptive)/$(eitrs)" = "off/$(fixed_all)"
+check "adaptive-rx off: traffic intact, EITR stays 162" fixed_kept
+check "adaptive moderation kept the link (one down/up: 2 carrier changes)" \
+	test "$(cat /sys/class/net/$DUT_IF/carrier_changes)" = "$((carrier1 + 2))"
+
 # --- pause frames: CTRL.RFCE/TFCE, FCRTH/FCRTL -------------------------------
 pause() { ethtool -a "$DUT_IF" | awk -v k="$1:" '$1 == k {print $2}'; }
 ctrl_fc() {	# "RFCE/TFCE" from CTRL

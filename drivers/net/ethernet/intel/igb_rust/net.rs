@@ -245,7 +245,12 @@ pub(crate) struct IgbNet<'bound> {
     /// Resets done to recover.
     resets: Atomic<u64>,
     /// Interrupt throttling of the queue vectors, in microseconds (`rx-usecs`).
-    itr_usecs: Atomic<u32>,
+    pub(crate) itr_usecs: Atomic<u32>,
+    /// Bumped after every write of the fixed interval to the vectors: polls moderating
+    /// adaptively write theirs again.
+    pub(crate) itr_gen: Atomic<u32>,
+    /// The queue vectors' interval follows the traffic (`adaptive-rx`, DIM).
+    pub(crate) adaptive_rx: Atomic<bool>,
     /// Pause frame settings: [`PAUSE_RX`], [`PAUSE_TX`].
     pause: Atomic<u32>,
     /// Which L4 ports RSS hashes: [`HASH_TCP4`], [`HASH_UDP4`], [`HASH_TCP6`], [`HASH_UDP6`].
@@ -290,7 +295,7 @@ fn queue_vectors<'a, 'b>(
 }
 
 /// Sets the interrupt throttling of vector `v` (EITR): at most one interrupt per `usecs`.
-fn throttle(bar: &hw::Bar0<'_>, v: usize, usecs: u32) -> Result {
+pub(crate) fn throttle(bar: &hw::Bar0<'_>, v: usize, usecs: u32) -> Result {
     let eitr = regs::EITR::try_at(v).ok_or(EINVAL)?;
     bar.try_write(
         eitr,
@@ -328,6 +333,8 @@ impl<'bound> IgbNet<'bound> {
             tx_hangs: Atomic::new(0),
             resets: Atomic::new(0),
             itr_usecs: Atomic::new(DEFAULT_ITR_USECS),
+            itr_gen: Atomic::new(0),
+            adaptive_rx: Atomic::new(false),
             pause: Atomic::new(PAUSE_RX | PAUSE_TX),
             l4_hash: Atomic::new(DEFAULT_L4_HASH),
             rss <- new_mutex!(rss, "igb_rust_rss"),
@@ -344,12 +351,14 @@ impl<'bound> IgbNet<'bound> {
         }
     }
 
-    /// Programs the interrupt throttling of every queue vector from `itr_usecs`.
+    /// Programs the interrupt throttling of every queue vector from `itr_usecs`. With
+    /// `adaptive-rx`, each vector's next completed poll writes DIM's interval over it.
     fn apply_itr(&self) -> Result {
         let usecs = self.itr_usecs.load(Relaxed);
         for v in self.queue_vector_range() {
             throttle(&self.hw.bar, v, usecs)?;
         }
+        self.itr_gen.add(1, Relaxed);
         Ok(())
     }
 
@@ -1328,6 +1337,7 @@ impl<'bound> ethtool::Operations for IgbNet<'bound> {
         Ok(Coalesce {
             rx_usecs: usecs,
             tx_usecs: usecs,
+            adaptive_rx: dev.data().adaptive_rx.load(Relaxed),
         })
     }
 
@@ -1359,12 +1369,15 @@ impl<'bound> ethtool::Operations for IgbNet<'bound> {
             return Err(EINVAL);
         }
         this.itr_usecs.store(usecs, Relaxed);
+        this.adaptive_rx.store(c.adaptive_rx, Relaxed);
         // Down, the MAC is held in reset: `open` programs it.
         if dev.is_running() {
             this.apply_itr()?;
         }
         Ok(())
     }
+
+    const ADAPTIVE_RX: bool = true;
 
     const REGS_LEN: usize = REG_DUMP_LEN;
 

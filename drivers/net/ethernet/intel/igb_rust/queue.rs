@@ -14,6 +14,7 @@ use kernel::{
     io::{io_read, io_write, Io},
     irq::IrqReturn,
     net::{
+        dim::{self, Dim},
         napi::{Instance, Napi, NapiContext, Poll, Rx, RxContext},
         netdev::{self, Rtnl, TxRequest, XmitQueue},
         page_pool::{Page, PagePool, Params, ParkedPage},
@@ -34,7 +35,7 @@ use kernel::{
 
 use crate::{
     hw::{Bar0, TailReg},
-    net::{FRAME_OVERHEAD, MAX_MTU},
+    net::{throttle, FRAME_OVERHEAD, MAX_MTU},
     regs, IgbNet,
 };
 
@@ -590,6 +591,12 @@ pub(crate) struct RxRing {
     n_spare: usize,
     /// Drop descriptors up to the next end of frame.
     discard: bool,
+    /// Adaptive interrupt moderation of the vector, fed at the end of each completed poll
+    /// while `adaptive-rx` is on.
+    dim: Pin<KBox<Dim>>,
+    /// The [`IgbNet::itr_gen`] after which this poll last wrote the vector's interval from
+    /// `dim`: when they differ, something else wrote it since.
+    dim_gen: Option<u32>,
 }
 
 impl RxRing {
@@ -630,6 +637,8 @@ impl RxRing {
             spare: core::array::from_fn(|_| None),
             n_spare: 0,
             discard: false,
+            dim: KBox::pin_init(Dim::new(dim::Table::Rx, dim::Mode::FromEvent), GFP_KERNEL)?,
+            dim_gen: None,
         })
     }
 
@@ -760,7 +769,13 @@ impl<'bound> Poll for VectorData<'bound> {
                         ctx,
                         pool: Some(pool),
                         xdp,
-                    }) => self.clean_rx(ring, pool, xdp, dev, &ctx),
+                    }) => {
+                        let done = self.clean_rx(ring, pool, xdp, dev, &ctx);
+                        if done < ctx.budget() {
+                            self.moderate(ring, dev, q);
+                        }
+                        done
+                    }
                     _ => 0,
                 }
             }
@@ -773,6 +788,45 @@ impl<'bound> Poll for VectorData<'bound> {
 }
 
 impl<'bound> VectorData<'bound> {
+    /// Adaptive interrupt moderation, at the end of a poll that completes: feeds the
+    /// vector's counts to DIM and writes the interval it picked. With one interrupt for every
+    /// queue, queue 0's traffic sets it.
+    fn moderate(&self, rx: &mut RxRing, dev: &netdev::Device<IgbNet<'_>>, q: u16) {
+        let this = dev.data();
+        let v = match (self.hw.msix, q) {
+            (true, q) => usize::from(q) + 1,
+            (false, 0) => 0,
+            (false, _) => return,
+        };
+        let gen = this.itr_gen.load(Relaxed);
+        if !this.adaptive_rx.load(Relaxed) {
+            // The interval a late write of the lines below left behind, after `ethtool -C`
+            // turned adaptive moderation off and wrote the fixed one, is put back.
+            if rx.dim_gen.take().is_some_and(|g| g == gen) {
+                let _ = throttle(&self.hw.bar, v, this.itr_usecs.load(Relaxed));
+            }
+            return;
+        }
+        // The fixed interval was written since (`open`, `ethtool -C`): restore DIM's.
+        if rx.dim_gen != Some(gen) {
+            rx.dim_gen = Some(gen);
+            let _ = throttle(&self.hw.bar, v, u32::from(rx.dim.current().usecs));
+        }
+        let s = &self.stats;
+        rx.dim.as_mut().sample(
+            s.rx_packets
+                .load(Relaxed)
+                .wrapping_add(s.tx_packets.load(Relaxed)),
+            s.rx_bytes
+                .load(Relaxed)
+                .wrapping_add(s.tx_bytes.load(Relaxed)),
+        );
+        if let Some(m) = rx.dim.take_update() {
+            // A profile's interval is far below the field's limit.
+            let _ = throttle(&self.hw.bar, v, u32::from(m.usecs));
+        }
+    }
+
     pub(crate) fn new<'b>(
         hw: Arc<Hw<'b>>,
         role: Role,
