@@ -5,23 +5,17 @@
 //!
 //! A driver keeps one [`Dim`] per interrupt vector where only that vector's poll reaches it
 //! (its NAPI instance's receive state). At the end of each completed poll it hands DIM the
-//! vector's running packet and byte counts with [`Dim::sample`]; when DIM decides on another
-//! profile, a work item of this module records it, and the next poll takes it with
-//! [`Dim::take_update`] and programs the device. The work item touches nothing but the
-//! [`Dim`], and dropping the [`Dim`] waits for it, so the driver's registers are only ever
-//! written from its own poll.
+//! vector's running packet and byte counts with [`Dim::sample`], which returns the profile
+//! DIM decided on, if it decided on one; the poll programs the device with it. Nothing runs
+//! elsewhere: the library's work item, which C drivers use to apply a decision, does nothing
+//! here, and dropping the [`Dim`] waits for it.
 //!
 //! The profiles are the library's defaults (`net_dim_get_rx_moderation()`,
 //! `net_dim_get_tx_moderation()`).
 //!
 //! C header: [`include/linux/dim.h`](srctree/include/linux/dim.h).
 
-use crate::{
-    bindings, container_of,
-    prelude::*,
-    sync::atomic::{Acquire, Atomic, Relaxed, Release},
-    types::Opaque,
-};
+use crate::{bindings, prelude::*, types::Opaque};
 
 /// Which of the library's profile tables a [`Dim`] steps through.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -51,36 +45,40 @@ pub struct Moderation {
     pub packets: u16,
 }
 
-/// No profile waiting in [`Dim::next`]: a value no `u16` interval and count pair encodes.
-const NO_UPDATE: u32 = u32::MAX;
+// The mode and the profile index are `u8` fields of `struct dim`.
+const _: () = {
+    assert!(bindings::dim_cq_period_mode_DIM_CQ_PERIOD_NUM_MODES <= u8::MAX as u32);
+    assert!(bindings::NET_DIM_PARAMS_NUM_PROFILES <= u8::MAX as u32);
+    assert!(bindings::NET_DIM_DEF_PROFILE_EQE < bindings::NET_DIM_PARAMS_NUM_PROFILES);
+    assert!(bindings::NET_DIM_DEF_PROFILE_CQE < bindings::NET_DIM_PARAMS_NUM_PROFILES);
+};
 
 /// The DIM state of one interrupt vector (`struct dim`).
 ///
+/// Made only in a [`KBox`]: its work item is initialised for the heap. Dropping it waits for
+/// the work item, so it may sleep: drop it in process context.
+///
 /// # Invariants
 ///
-/// - `inner` was zeroed, then its `work` initialised with [`Dim::work_fn`] and its `mode` set;
-///   `inner.profile_ix` is always a valid index into the library's profile tables (the library
-///   only steps between them).
+/// - `inner` was zeroed, then its `work` initialised with [`Dim::work_fn`] and its `mode` set
+///   to a valid mode; `inner.profile_ix` is a valid index into the library's profile tables.
+/// - Outside [`Dim::sample`], `inner.state` is never `DIM_APPLY_NEW_PROFILE`.
+/// - The work item, which `net_dim()` queues when it decides, touches nothing; drop cancels it
+///   and waits for it.
 /// - `table` names the profile table the decisions index.
-/// - The work item touches only `inner.mode`, `inner.profile_ix` (read), `inner.state` (written)
-///   and `next`; it may be queued only while `inner.state` is `DIM_APPLY_NEW_PROFILE`, a state
-///   in which `net_dim()` reads nothing but `state`. Drop cancels it and waits for it.
-/// - `next` is [`NO_UPDATE`] or a [`Moderation`] the work recorded, packed as
-///   `usecs | packets << 16`.
 ///
 /// # Examples
 ///
 /// ```
 /// use kernel::net::dim::{Dim, Mode, Table};
 ///
-/// let mut dim = KBox::pin_init(Dim::new(Table::Rx, Mode::FromEvent), GFP_KERNEL)?;
+/// let mut dim = Dim::new(Table::Rx, Mode::FromEvent)?;
 /// // The library's default receive profile for an interval that starts at the interrupt.
 /// assert_eq!(dim.current().usecs, 8);
 /// for i in 1..=10u64 {
-///     dim.as_mut().sample(i * 64, i * 64 * 1500);
+///     // Ten polls are fewer than the library measures over: nothing decided yet.
+///     assert_eq!(dim.as_mut().sample(i * 64, i * 64 * 1500), None);
 /// }
-/// // Ten polls are fewer than the library measures over: nothing decided yet.
-/// assert!(dim.take_update().is_none());
 /// assert_eq!(dim.current().usecs, 8);
 /// # Ok::<(), Error>(())
 /// ```
@@ -88,14 +86,13 @@ const NO_UPDATE: u32 = u32::MAX;
 pub struct Dim {
     #[pin]
     inner: Opaque<bindings::dim>,
-    next: Atomic<u32>,
     table: Table,
     /// Completed polls so far: the library's event counter (it wraps at 16 bits).
     events: u16,
 }
 
-// SAFETY: The work item may run on another CPU; it only touches what the type invariant lists,
-// through atomics or in a state where the library does not race it. `sample` needs `&mut`.
+// SAFETY: `&Dim` only reads `inner.mode` and `inner.profile_ix`, whose only writers after
+// initialisation (`sample` and `restart`) need `&mut`; the work item touches nothing.
 unsafe impl Sync for Dim {}
 // SAFETY: Nothing in a `Dim` is tied to the thread that made it; drop waits for the work item
 // from any thread.
@@ -103,7 +100,7 @@ unsafe impl Send for Dim {}
 
 impl Dim {
     /// A DIM state that starts from the library's default profile of `table` and `mode`.
-    pub fn new(table: Table, mode: Mode) -> impl PinInit<Self> {
+    pub fn new(table: Table, mode: Mode) -> Result<Pin<KBox<Self>>> {
         let init = move |slot: *mut Self| {
             // SAFETY: `slot` points to storage for `Self` (the closure's contract).
             let dim = Opaque::cast_into(unsafe { &raw const (*slot).inner });
@@ -120,9 +117,10 @@ impl Dim {
                 ),
             };
             // SAFETY: `dim` and `slot` are valid for writes (the closure's contract). A zeroed
-            // `struct dim` is in `DIM_START_MEASURE` with profile 0; the work function takes
-            // only a `Dim`'s work, which this is. The lock class is one static for every
-            // `Dim`, as for every work item of one `INIT_WORK()` site in C.
+            // `struct dim` is in `DIM_START_MEASURE`; the work is on the heap (`KBox` below),
+            // not on a stack. The lock class is one static for every `Dim`, as for every
+            // work item of one `INIT_WORK()` site in C. Mode and index fit `u8` and are valid
+            // (checked at compile time above).
             unsafe {
                 dim.write_bytes(0, 1);
                 bindings::init_work_with_key(
@@ -134,30 +132,32 @@ impl Dim {
                 );
                 (*dim).mode = cq_mode as u8;
                 (*dim).profile_ix = def as u8;
-                (&raw mut (*slot).next).write(Atomic::new(NO_UPDATE));
                 (&raw mut (*slot).table).write(table);
                 (&raw mut (*slot).events).write(0);
             }
-            // INVARIANT: zeroed, work initialised, mode and a valid default profile set; no
-            // update waiting.
+            // INVARIANT: zeroed, work initialised, a valid mode and profile, not deciding.
             Ok(())
         };
         // SAFETY: `init` initialises every field and cannot fail; the work item is not queued
         // before `sample`, which needs the pinned value.
-        unsafe { pin_init::pin_init_from_closure(init) }
+        let init = unsafe { pin_init::pin_init_from_closure::<_, Error>(init) };
+        KBox::pin_init(init, GFP_KERNEL)
     }
 
-    /// The profile of `ix` in this state's table.
+    /// The profile of index `ix` in `table` for `mode`.
     ///
     /// # Safety
     ///
-    /// `mode` must be a valid mode and `ix` a valid index (as the type invariant keeps them).
+    /// `mode` must be a valid mode (below `DIM_CQ_PERIOD_NUM_MODES`).
     unsafe fn profile(table: Table, mode: u8, ix: u8) -> Moderation {
-        // SAFETY: Valid mode and index (safety requirement).
+        // The library indexes its tables unchecked; it never leaves them, but a stray index
+        // must not read past them either.
+        let ix = c_int::from(ix.min((bindings::NET_DIM_PARAMS_NUM_PROFILES - 1) as u8));
+        // SAFETY: `mode` is valid (safety requirement) and `ix` within the tables.
         let m = unsafe {
             match table {
-                Table::Rx => bindings::net_dim_get_rx_moderation(mode, c_int::from(ix)),
-                Table::Tx => bindings::net_dim_get_tx_moderation(mode, c_int::from(ix)),
+                Table::Rx => bindings::net_dim_get_rx_moderation(mode, ix),
+                Table::Tx => bindings::net_dim_get_tx_moderation(mode, ix),
             }
         };
         Moderation {
@@ -169,16 +169,16 @@ impl Dim {
     /// The profile DIM is at: where it started, or the last one it decided on.
     pub fn current(&self) -> Moderation {
         let dim = self.inner.get();
-        // SAFETY: `sample`, the only writer of `profile_ix` after initialisation, needs
-        // `&mut`, which excludes this `&`; the work item only reads it and `mode` (type
-        // invariant). Both are valid (type invariant).
+        // SAFETY: `sample` and `restart`, the only writers of `profile_ix` and `mode` after
+        // initialisation, need `&mut`, which this `&` excludes; the mode is valid (type
+        // invariant).
         unsafe { Self::profile(self.table, (*dim).mode, (*dim).profile_ix) }
     }
 
     /// Feeds DIM the counts at the end of a completed poll: the running totals of packets and
-    /// bytes the vector handled (they may wrap). A decision to change the profile is
-    /// recorded later, by a work item, for [`Dim::take_update`].
-    pub fn sample(self: Pin<&mut Self>, packets: u64, bytes: u64) {
+    /// bytes the vector handled (they may wrap). Returns the profile DIM decided to move to,
+    /// if it did; it is [`Dim::current`] from then on.
+    pub fn sample(self: Pin<&mut Self>, packets: u64, bytes: u64) -> Option<Moderation> {
         // SAFETY: `events` is not structurally pinned, and nothing is moved out.
         let this = unsafe { self.get_unchecked_mut() };
         this.events = this.events.wrapping_add(1);
@@ -192,58 +192,43 @@ impl Dim {
             event_ctr: this.events,
             comp_ctr: 0,
         };
-        // SAFETY: `inner` is initialised (type invariant); `&mut` makes this the only `net_dim`
-        // on it. The work item it may queue only touches what the type invariant lists, and
-        // drop waits for it.
-        unsafe { bindings::net_dim(this.inner.get(), &s) };
-    }
-
-    /// The profile DIM decided on since the last call, if any.
-    #[inline]
-    pub fn take_update(&self) -> Option<Moderation> {
-        if self.next.load(Relaxed) == NO_UPDATE {
-            return None;
-        }
-        let v = self.next.xchg(NO_UPDATE, Acquire);
-        (v != NO_UPDATE).then_some(Moderation {
-            usecs: v as u16,
-            packets: (v >> 16) as u16,
-        })
-    }
-
-    /// # Safety
-    ///
-    /// Only the workqueue calls this, for the work item of a `Dim`, which (its invariant) is
-    /// waited for before the `Dim` is dropped.
-    unsafe extern "C" fn work_fn(work: *mut bindings::work_struct) {
-        // SAFETY: `work` is the `work` member of the `struct dim` in a `Dim` (safety
-        // requirement); `Opaque` is a transparent wrapper.
-        let this = unsafe {
-            let dim = container_of!(work, bindings::dim, work);
-            &*container_of!(dim.cast::<Opaque<bindings::dim>>(), Self, inner)
-        };
         let dim = this.inner.get();
-        // SAFETY: Queued by `net_dim()` in `DIM_APPLY_NEW_PROFILE` after it set `profile_ix`
-        // (queueing orders the writes before this work runs); `net_dim` does not touch
-        // `profile_ix` or `mode` in that state (type invariant), and both are valid.
-        let m = unsafe { Self::profile(this.table, (*dim).mode, (*dim).profile_ix) };
-        this.next
-            .store(u32::from(m.usecs) | (u32::from(m.packets) << 16), Release);
-        // SAFETY: In `DIM_APPLY_NEW_PROFILE`, `net_dim()` only reads `state` (type invariant);
-        // a volatile write is the `WRITE_ONCE()` every DIM user does here. From the next
-        // sample on, `net_dim()` owns the state again.
+        // SAFETY: `inner` is initialised (type invariant); `&mut` makes this the only access
+        // to it but the work item's, which touches nothing (type invariant).
+        unsafe { bindings::net_dim(dim, &s) };
+        // SAFETY: As above: nothing else reads or writes `inner` now.
         unsafe {
-            (&raw mut (*dim).state).write_volatile(bindings::dim_state_DIM_START_MEASURE as u8)
-        };
+            if (*dim).state != bindings::dim_state_DIM_APPLY_NEW_PROFILE as u8 {
+                return None;
+            }
+            // INVARIANT: out of `DIM_APPLY_NEW_PROFILE` again: the decision is the caller's
+            // to apply, and the next sample measures the new profile, as a C driver's work
+            // item does once it applied one.
+            (*dim).state = bindings::dim_state_DIM_START_MEASURE as u8;
+        }
+        Some(this.current())
     }
+
+    /// Starts a new measurement at the next [`Dim::sample`], keeping the profile: after a
+    /// pause in sampling (moderation turned off and on, the interface down and up), whose
+    /// length says nothing about the traffic.
+    pub fn restart(self: Pin<&mut Self>) {
+        // SAFETY: `&mut` makes this the only access to `inner` but the work item's, which
+        // touches nothing (type invariant); out of `sample`, the state is not
+        // `DIM_APPLY_NEW_PROFILE`, and `DIM_START_MEASURE` keeps that so.
+        unsafe { (*self.inner.get()).state = bindings::dim_state_DIM_START_MEASURE as u8 };
+    }
+
+    /// The work item `net_dim()` queues when it decides: the decision was taken in
+    /// [`Dim::sample`] already.
+    extern "C" fn work_fn(_work: *mut bindings::work_struct) {}
 }
 
 #[pinned_drop]
 impl PinnedDrop for Dim {
     fn drop(self: Pin<&mut Self>) {
-        // SAFETY: The work was initialised (type invariant); waiting for it here is what keeps
-        // it from running on a freed `Dim`. Drop runs in process context like every other
-        // place that frees a vector's state.
+        // SAFETY: The work was initialised (type invariant). A queued work item is on the
+        // workqueue's list: it must be off it, and not running, before the memory goes.
         unsafe { bindings::cancel_work_sync(&raw mut (*self.inner.get()).work) };
     }
 }

@@ -190,7 +190,8 @@ pub const LINK_MODE_AUTONEG: u32 =
 pub const LINK_MODE_TP: u32 = bindings::ethtool_link_mode_bit_indices_ETHTOOL_LINK_MODE_TP_BIT;
 
 /// Interrupt coalescing (`ethtool -c`/`-C`): the parameters this abstraction passes on. The
-/// ethtool core refuses requests that change any other (`EOPNOTSUPP`).
+/// ethtool core refuses requests that set any other (`EINVAL` over netlink, `EOPNOTSUPP`
+/// through the ioctl).
 #[derive(Default, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Coalesce {
     /// Microseconds to wait after a receive before interrupting (`rx-usecs`).
@@ -416,7 +417,7 @@ pub trait Operations: netdev::Operations {
     }
 
     /// Whether [`Operations::set_coalesce`] takes [`Coalesce::adaptive_rx`]; without it the
-    /// ethtool core refuses to change it (`EOPNOTSUPP`).
+    /// ethtool core refuses requests that set it, as for any parameter not passed on.
     const ADAPTIVE_RX: bool = false;
 
     /// Number of 32-bit words of the register dump (`ethtool -d`); 0 for none.

@@ -22,7 +22,8 @@ use kernel::{
     new_mutex,
     prelude::*,
     sync::{
-        atomic::{Atomic, Relaxed},
+        atomic::{Atomic, Relaxed, Release},
+        rcu::synchronize_rcu,
         Arc, Mutex,
     },
     time::Delta,
@@ -54,7 +55,7 @@ const ETH_P_8021Q: u32 = 0x8100;
 /// skb around the page (a slab allocation and free more), at the same packet rate.
 pub(crate) const DEFAULT_COPYBREAK: u32 = 0;
 /// Counters `ethtool -S` shows per queue pair.
-const QUEUE_STATS: [&str; 19] = [
+const QUEUE_STATS: [&str; 20] = [
     "rx_packets",
     "rx_bytes",
     "rx_errors",
@@ -74,6 +75,7 @@ const QUEUE_STATS: [&str; 19] = [
     "rx_xdp_aborted",
     "tx_xdp_xmit",
     "tx_xdp_errors",
+    "rx_dim_updates",
 ];
 
 /// Largest MTU with an XDP program attached that does not handle frames of several buffers:
@@ -358,7 +360,8 @@ impl<'bound> IgbNet<'bound> {
         for v in self.queue_vector_range() {
             throttle(&self.hw.bar, v, usecs)?;
         }
-        self.itr_gen.add(1, Relaxed);
+        // Paired with the polls' load: one that sees the new count sees the writes above.
+        self.itr_gen.fetch_add(1, Release);
         Ok(())
     }
 
@@ -1372,6 +1375,9 @@ impl<'bound> ethtool::Operations for IgbNet<'bound> {
         this.adaptive_rx.store(c.adaptive_rx, Relaxed);
         // Down, the MAC is held in reset: `open` programs it.
         if dev.is_running() {
+            // Polls that read the old settings have ended: none writes an interval after
+            // the fixed one below (see `VectorData::moderate`).
+            synchronize_rcu();
             this.apply_itr()?;
         }
         Ok(())
@@ -1571,6 +1577,7 @@ impl<'bound> ethtool::Operations for IgbNet<'bound> {
                 s.xdp_aborted.load(Relaxed),
                 s.xdp_xmit.load(Relaxed),
                 s.xdp_tx_errors.load(Relaxed),
+                s.dim_updates.load(Relaxed),
             ];
             // `vals` first: zip must not pull a slot it cannot fill.
             for (val, slot) in vals.into_iter().zip(&mut it) {

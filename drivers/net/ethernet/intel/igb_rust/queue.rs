@@ -27,7 +27,7 @@ use kernel::{
     new_spinlock_irq,
     prelude::*,
     sync::{
-        atomic::{Atomic, Relaxed},
+        atomic::{Acquire, Atomic, Relaxed},
         barrier::{dma_mb, Read, Write},
         Arc, SpinLockIrq,
     },
@@ -266,6 +266,8 @@ pub(crate) struct QueueStats {
     pub(crate) xdp_xmit: Atomic<u64>,
     /// XDP frames that found no room on the TX ring, or could not be mapped.
     pub(crate) xdp_tx_errors: Atomic<u64>,
+    /// Intervals adaptive moderation (DIM) decided on and wrote to the vector.
+    pub(crate) dim_updates: Atomic<u64>,
 }
 
 impl QueueStats {
@@ -290,6 +292,7 @@ impl QueueStats {
             xdp_aborted: Atomic::new(0),
             xdp_xmit: Atomic::new(0),
             xdp_tx_errors: Atomic::new(0),
+            dim_updates: Atomic::new(0),
         }
     }
 }
@@ -595,7 +598,8 @@ pub(crate) struct RxRing {
     /// while `adaptive-rx` is on.
     dim: Pin<KBox<Dim>>,
     /// The [`IgbNet::itr_gen`] after which this poll last wrote the vector's interval from
-    /// `dim`: when they differ, something else wrote it since.
+    /// `dim`, `None` while `adaptive-rx` is off: when they differ, the fixed interval was
+    /// written since.
     dim_gen: Option<u32>,
 }
 
@@ -637,7 +641,7 @@ impl RxRing {
             spare: core::array::from_fn(|_| None),
             n_spare: 0,
             discard: false,
-            dim: KBox::pin_init(Dim::new(dim::Table::Rx, dim::Mode::FromEvent), GFP_KERNEL)?,
+            dim: Dim::new(dim::Table::Rx, dim::Mode::FromEvent)?,
             dim_gen: None,
         })
     }
@@ -789,41 +793,42 @@ impl<'bound> Poll for VectorData<'bound> {
 
 impl<'bound> VectorData<'bound> {
     /// Adaptive interrupt moderation, at the end of a poll that completes: feeds the
-    /// vector's counts to DIM and writes the interval it picked. With one interrupt for every
-    /// queue, queue 0's traffic sets it.
+    /// vector's counts to DIM and writes the interval it picks. With a single interrupt there
+    /// is one queue pair, whose vector is 0.
+    ///
+    /// `ethtool -C` waits for running polls (an RCU grace period: polls run with bottom halves
+    /// off) between changing the settings and writing the fixed interval, so a poll that still
+    /// saw `adaptive-rx` on cannot write after it.
     fn moderate(&self, rx: &mut RxRing, dev: &netdev::Device<IgbNet<'_>>, q: u16) {
         let this = dev.data();
-        let v = match (self.hw.msix, q) {
-            (true, q) => usize::from(q) + 1,
-            (false, 0) => 0,
-            (false, _) => return,
-        };
-        let gen = this.itr_gen.load(Relaxed);
         if !this.adaptive_rx.load(Relaxed) {
-            // The interval a late write of the lines below left behind, after `ethtool -C`
-            // turned adaptive moderation off and wrote the fixed one, is put back.
-            if rx.dim_gen.take().is_some_and(|g| g == gen) {
-                let _ = throttle(&self.hw.bar, v, this.itr_usecs.load(Relaxed));
-            }
+            rx.dim_gen = None;
             return;
         }
-        // The fixed interval was written since (`open`, `ethtool -C`): restore DIM's.
+        let v = if self.hw.msix { usize::from(q) + 1 } else { 0 };
+        // Paired with the bump after the fixed interval was written.
+        let gen = this.itr_gen.load(Acquire);
         if rx.dim_gen != Some(gen) {
+            // Just turned on, or the fixed interval was written over DIM's (`open`,
+            // `ethtool -C`): put DIM's back, and measure afresh.
             rx.dim_gen = Some(gen);
+            rx.dim.as_mut().restart();
             let _ = throttle(&self.hw.bar, v, u32::from(rx.dim.current().usecs));
         }
         let s = &self.stats;
-        rx.dim.as_mut().sample(
-            s.rx_packets
-                .load(Relaxed)
-                .wrapping_add(s.tx_packets.load(Relaxed)),
-            s.rx_bytes
-                .load(Relaxed)
-                .wrapping_add(s.tx_bytes.load(Relaxed)),
-        );
-        if let Some(m) = rx.dim.take_update() {
+        let packets = s
+            .rx_packets
+            .load(Relaxed)
+            .wrapping_add(s.tx_packets.load(Relaxed));
+        let bytes = s
+            .rx_bytes
+            .load(Relaxed)
+            .wrapping_add(s.tx_bytes.load(Relaxed));
+        if let Some(m) = rx.dim.as_mut().sample(packets, bytes) {
             // A profile's interval is far below the field's limit.
-            let _ = throttle(&self.hw.bar, v, u32::from(m.usecs));
+            if throttle(&self.hw.bar, v, u32::from(m.usecs)).is_ok() {
+                s.dim_updates.add(1, Relaxed);
+            }
         }
     }
 
