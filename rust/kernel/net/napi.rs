@@ -260,16 +260,13 @@ impl<'n> RxContext<'_, 'n> {
 ///
 /// # Invariants
 ///
-/// `enabled` and `numbered` are only accessed with the RTNL lock held, or with exclusive
-/// access to the net_device after it was unregistered (see [`disable_all`]). `enabled` is true
-/// exactly when `napi_enable()` was called on `inner` more recently than `napi_disable()`;
-/// `numbered` once `inner` was enabled at least once, which gives an instance with a queue
-/// its NAPI ID for good (kept in the device's persistent config).
+/// `enabled` is only accessed with the RTNL lock held, or with exclusive access to the
+/// net_device after it was unregistered (see [`disable_all`]); it is true exactly when
+/// `napi_enable()` was called on `inner` more recently than `napi_disable()`.
 #[repr(C)]
 struct NapiCore {
     inner: Opaque<bindings::napi_struct>,
     enabled: UnsafeCell<bool>,
-    numbered: UnsafeCell<bool>,
 }
 
 /// A NAPI instance with its queue data.
@@ -341,7 +338,6 @@ impl<P: Poll> Napi<P> {
             core: NapiCore {
                 inner: Opaque::zeroed(),
                 enabled: UnsafeCell::new(false),
-                numbered: UnsafeCell::new(false),
             },
             data <- data,
             state: UnsafeCell::new(state),
@@ -454,20 +450,13 @@ impl<P: Poll> Napi<P> {
 
     /// Enables polling. Idempotent.
     ///
-    /// An instance with a queue gets its NAPI ID at its first enable, and the device's NAPI
-    /// list must stay sorted by ID (the netlink `napi-get` dump needs it; out of order it warns
-    /// and pages badly): so the first enable of such an instance first numbers every earlier
-    /// one never enabled, in the order they were added (see [`Napi::number_up_to`]). Drivers
-    /// may enable their instances in any order.
+    /// Instances may be enabled in any order: those with a queue got their NAPI IDs in the
+    /// order they were added, at registration ([`Napi::assign_id`]).
     #[inline]
-    pub fn enable(&self, rtnl: &netdev::Rtnl) {
-        // SAFETY: RTNL is held (`rtnl`), which serialises every access to `enabled`.
+    pub fn enable(&self, _rtnl: &netdev::Rtnl) {
+        // SAFETY: RTNL is held (`_rtnl`), which serialises every access to `enabled`.
         let en = unsafe { &mut *self.core.enabled.get() };
         if !*en {
-            // SAFETY: RTNL is held, which serialises every access to `numbered`.
-            if self.queue.is_some() && !unsafe { *self.core.numbered.get() } {
-                self.number_up_to(rtnl);
-            }
             // SAFETY: `inner` is added (type invariant) and disabled (`enabled` is false).
             unsafe { bindings::napi_enable(self.raw()) };
             *en = true;
@@ -477,44 +466,32 @@ impl<P: Poll> Napi<P> {
         }
     }
 
-    /// Enables and disables at once every instance with a queue added before this one and never
-    /// enabled, in the order they were added, so that they get their NAPI IDs (which their
-    /// config keeps) in that order, before this one gets the next. Marks them and this one
-    /// numbered.
+    /// Gives an instance with a queue its NAPI ID, by enabling and disabling it: the ID is
+    /// kept in the device's persistent config of its queue from then on. The device's NAPI
+    /// list is sorted by the IDs its instances had when they were added (none yet, here), and
+    /// the netlink `napi-get` dump needs it sorted: instances must get their IDs in the order
+    /// they were added, which the registration does by calling this for each in turn, before
+    /// any driver code can enable one.
     ///
-    /// An instance may be polled between its enable and disable here (an interrupt, a busy
-    /// poller): its poll runs on its own, valid state like any other poll, and the disable
-    /// waits for it. Its queues are not linked to it.
-    #[cold]
-    fn number_up_to(&self, _rtnl: &netdev::Rtnl) {
-        // SAFETY: `inner` is added (type invariant), so its `dev` is the device of `P::Owner`
-        // it was added to, which outlives its instances. Only `Registration` makes instances,
-        // and it stores them in the device's private data before anything outside the
-        // registration code can reach one, so the private data is initialised.
-        let dev = unsafe { netdev::Device::<P::Owner>::from_napi_dev((*self.raw()).dev) };
-        for n in dev.napis() {
-            if core::ptr::eq(n, self) {
-                break;
-            }
-            // SAFETY: RTNL is held (`_rtnl`), which serialises every access to `enabled` and
-            // `numbered` of every instance.
-            let (en, numbered) = unsafe { (*n.core.enabled.get(), &mut *n.core.numbered.get()) };
-            if n.queue.is_none() || *numbered {
-                continue;
-            }
-            // Never numbered means never enabled, so `en` is false; checked all the same.
-            if !en {
-                // SAFETY: `n.inner` is added (type invariant) and disabled (`enabled` is
-                // false); RTNL serialises this against every other enable and disable of it.
-                unsafe {
-                    bindings::napi_enable(n.raw());
-                    bindings::napi_disable(n.raw());
-                }
-            }
-            *numbered = true;
+    /// The instance may be polled before the disable returns (a busy poller that guessed the
+    /// ID): the poll runs on the instance's own, valid state.
+    ///
+    /// # Safety
+    ///
+    /// The device must be unregistered with its private data initialised, and RTNL need not
+    /// be held: nothing else can enable or disable the instance (no callback runs yet).
+    #[inline]
+    pub(crate) unsafe fn assign_id(&self) {
+        if self.queue.is_none() {
+            return;
         }
-        // SAFETY: RTNL is held (`_rtnl`); the caller enables this instance next.
-        unsafe { *self.core.numbered.get() = true };
+        // SAFETY: `inner` is added (type invariant) and disabled: only callbacks of the
+        // registered device enable instances (safety requirement). A poll in between finds
+        // the private data initialised (safety requirement), and the disable waits for it.
+        unsafe {
+            bindings::napi_enable(self.raw());
+            bindings::napi_disable(self.raw());
+        }
     }
 
     /// Points the RX and TX queue of `queue` at this instance, or at nothing.
@@ -630,9 +607,10 @@ impl<P: Poll> Napi<P> {
         // SAFETY: `napi` is `core.inner` of a pinned `Napi<P>` (`NapiCore` is the first field of
         // the `repr(C)` `Napi<P>` and `inner` the first of `NapiCore`), alive while on the list.
         let this = unsafe { &*napi.cast::<Self>() };
-        // SAFETY: `napi->dev` is the net_device of `P::Owner` the instance was added to; it is
-        // registered (polls only happen between `napi_enable` in a callback of the registered
-        // device and the `napi_disable` that `Registration` does before it drops `T`).
+        // SAFETY: `napi->dev` is the net_device of `P::Owner` the instance was added to, with its
+        // private data initialised: polls only happen between a `napi_enable` after the data
+        // was initialised (in a callback of the registered device, or in `assign_id`) and the
+        // `napi_disable` that `Registration` does before it drops the data.
         let dev = unsafe { netdev::Device::<P::Owner>::from_napi_dev((*napi).dev) };
         let budget = u32::try_from(budget).unwrap_or(0);
         // INVARIANT: we are the poll of `napi`, with the budget the core passed.

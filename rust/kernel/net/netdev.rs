@@ -65,6 +65,15 @@ pub fn rss_key_fill(key: &mut [u8]) {
     unsafe { bindings::netdev_rss_key_fill(key.as_mut_ptr().cast(), key.len()) };
 }
 
+/// Waits until every NAPI poll and transmit running now has returned (`synchronize_net()`):
+/// each runs with bottom halves disabled, an RCU read-side section. Process context; may
+/// sleep (briefly with RTNL held, where the wait is expedited).
+#[inline]
+pub fn synchronize_net() {
+    // SAFETY: No requirement beyond process context, which sleeping functions need anyway.
+    unsafe { bindings::synchronize_net() };
+}
+
 /// Number of CPUs currently online.
 #[inline]
 pub fn num_online_cpus() -> u32 {
@@ -1147,6 +1156,15 @@ impl<T: Operations> Registration<T> {
                 bindings::free_netdev(raw);
             }
             return Err(e);
+        }
+
+        // NAPI IDs in the order the instances were added, as the device's NAPI list needs,
+        // before any callback can enable one and before an interrupt can schedule one.
+        // SAFETY: `raw` is unregistered and its private data initialised above; no line of
+        // it is requested yet.
+        for napi in unsafe { Device::<T>::from_raw(raw) }.napis() {
+            // SAFETY: As above.
+            unsafe { napi.assign_id() };
         }
 
         for (vector, irq) in irqs.iter().enumerate() {
