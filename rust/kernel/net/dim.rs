@@ -7,8 +7,8 @@
 //! (its NAPI instance's receive state). At the end of each completed poll it hands DIM the
 //! vector's running packet and byte counts with [`Dim::sample`], which returns the profile
 //! DIM decided on, if it decided on one; the poll programs the device with it. Nothing runs
-//! elsewhere: the library's work item, which C drivers use to apply a decision, does nothing
-//! here, and dropping the [`Dim`] waits for it.
+//! elsewhere: the library's work item, which C drivers use to apply a decision, is disabled
+//! from the start, so `net_dim()` never queues it.
 //!
 //! The profiles are the library's defaults (`net_dim_get_rx_moderation()`,
 //! `net_dim_get_tx_moderation()`).
@@ -55,16 +55,15 @@ const _: () = {
 
 /// The DIM state of one interrupt vector (`struct dim`).
 ///
-/// Made only in a [`KBox`]: its work item is initialised for the heap. Dropping it waits for
-/// the work item, so it may sleep: drop it in process context.
+/// Made only in a [`KBox`]: its work item is initialised for the heap.
 ///
 /// # Invariants
 ///
 /// - `inner` was zeroed, then its `work` initialised with [`Dim::work_fn`] and its `mode` set
 ///   to a valid mode; `inner.profile_ix` is a valid index into the library's profile tables.
 /// - Outside [`Dim::sample`], `inner.state` is never `DIM_APPLY_NEW_PROFILE`.
-/// - The work item, which `net_dim()` queues when it decides, touches nothing; drop cancels it
-///   and waits for it.
+/// - The work item is disabled (`disable_work()`) and never enabled again: the `schedule_work()`
+///   of `net_dim()` leaves it unqueued, so nothing but the owner of the `Dim` touches it.
 /// - `table` names the profile table the decisions index.
 ///
 /// # Examples
@@ -82,7 +81,7 @@ const _: () = {
 /// assert_eq!(dim.current().usecs, 8);
 /// # Ok::<(), Error>(())
 /// ```
-#[pin_data(PinnedDrop)]
+#[pin_data]
 pub struct Dim {
     #[pin]
     inner: Opaque<bindings::dim>,
@@ -92,10 +91,10 @@ pub struct Dim {
 }
 
 // SAFETY: `&Dim` only reads `inner.mode` and `inner.profile_ix`, whose only writers after
-// initialisation (`sample` and `restart`) need `&mut`; the work item touches nothing.
+// initialisation (`sample` and `restart`) need `&mut`; the work item never runs.
 unsafe impl Sync for Dim {}
-// SAFETY: Nothing in a `Dim` is tied to the thread that made it; drop waits for the work item
-// from any thread.
+// SAFETY: Nothing in a `Dim` is tied to the thread that made it, and no work item of it is
+// ever queued.
 unsafe impl Send for Dim {}
 
 impl Dim {
@@ -119,8 +118,9 @@ impl Dim {
             // SAFETY: `dim` and `slot` are valid for writes (the closure's contract). A zeroed
             // `struct dim` is in `DIM_START_MEASURE`; the work is on the heap (`KBox` below),
             // not on a stack. The lock class is one static for every `Dim`, as for every
-            // work item of one `INIT_WORK()` site in C. Mode and index fit `u8` and are valid
-            // (checked at compile time above).
+            // work item of one `INIT_WORK()` site in C. Disabling an initialised, idle work
+            // item neither sleeps nor waits. Mode and index fit `u8` and are valid (checked at
+            // compile time above).
             unsafe {
                 dim.write_bytes(0, 1);
                 bindings::init_work_with_key(
@@ -130,6 +130,7 @@ impl Dim {
                     c"net_dim".as_char_ptr(),
                     crate::static_lock_class!().as_ptr(),
                 );
+                bindings::disable_work(&raw mut (*dim).work);
                 (*dim).mode = cq_mode as u8;
                 (*dim).profile_ix = def as u8;
                 (&raw mut (*slot).table).write(table);
@@ -138,8 +139,8 @@ impl Dim {
             // INVARIANT: zeroed, work initialised, a valid mode and profile, not deciding.
             Ok(())
         };
-        // SAFETY: `init` initialises every field and cannot fail; the work item is not queued
-        // before `sample`, which needs the pinned value.
+        // SAFETY: `init` initialises every field and cannot fail; the work item is never
+        // queued, and the value is pinned in its box before anything uses it.
         let init = unsafe { pin_init::pin_init_from_closure::<_, Error>(init) };
         KBox::pin_init(init, GFP_KERNEL)
     }
@@ -178,6 +179,7 @@ impl Dim {
     /// Feeds DIM the counts at the end of a completed poll: the running totals of packets and
     /// bytes the vector handled (they may wrap). Returns the profile DIM decided to move to,
     /// if it did; it is [`Dim::current`] from then on.
+    #[must_use = "the state already measures the decided profile: apply it"]
     pub fn sample(self: Pin<&mut Self>, packets: u64, bytes: u64) -> Option<Moderation> {
         // SAFETY: `events` is not structurally pinned, and nothing is moved out.
         let this = unsafe { self.get_unchecked_mut() };
@@ -194,7 +196,8 @@ impl Dim {
         };
         let dim = this.inner.get();
         // SAFETY: `inner` is initialised (type invariant); `&mut` makes this the only access
-        // to it but the work item's, which touches nothing (type invariant).
+        // to it (its work item is disabled: the library's `schedule_work()` does not queue
+        // it).
         unsafe { bindings::net_dim(dim, &s) };
         // SAFETY: As above: nothing else reads or writes `inner` now.
         unsafe {
@@ -213,22 +216,13 @@ impl Dim {
     /// pause in sampling (moderation turned off and on, the interface down and up), whose
     /// length says nothing about the traffic.
     pub fn restart(self: Pin<&mut Self>) {
-        // SAFETY: `&mut` makes this the only access to `inner` but the work item's, which
-        // touches nothing (type invariant); out of `sample`, the state is not
-        // `DIM_APPLY_NEW_PROFILE`, and `DIM_START_MEASURE` keeps that so.
+        // SAFETY: `&mut` makes this the only access to `inner` (its work item never runs);
+        // out of `sample`, the state is not `DIM_APPLY_NEW_PROFILE`, and
+        // `DIM_START_MEASURE` keeps that so.
         unsafe { (*self.inner.get()).state = bindings::dim_state_DIM_START_MEASURE as u8 };
     }
 
-    /// The work item `net_dim()` queues when it decides: the decision was taken in
-    /// [`Dim::sample`] already.
+    /// The function of the work item, which is disabled and never runs: the decision is taken
+    /// in [`Dim::sample`].
     extern "C" fn work_fn(_work: *mut bindings::work_struct) {}
-}
-
-#[pinned_drop]
-impl PinnedDrop for Dim {
-    fn drop(self: Pin<&mut Self>) {
-        // SAFETY: The work was initialised (type invariant). A queued work item is on the
-        // workqueue's list: it must be off it, and not running, before the memory goes.
-        unsafe { bindings::cancel_work_sync(&raw mut (*self.inner.get()).work) };
-    }
 }

@@ -23,7 +23,6 @@ use kernel::{
     prelude::*,
     sync::{
         atomic::{Atomic, Relaxed, Release},
-        rcu::synchronize_rcu,
         Arc, Mutex,
     },
     time::Delta,
@@ -357,12 +356,15 @@ impl<'bound> IgbNet<'bound> {
     /// `adaptive-rx`, each vector's next completed poll writes DIM's interval over it.
     fn apply_itr(&self) -> Result {
         let usecs = self.itr_usecs.load(Relaxed);
-        for v in self.queue_vector_range() {
-            throttle(&self.hw.bar, v, usecs)?;
-        }
+        let r = self
+            .queue_vector_range()
+            .try_for_each(|v| throttle(&self.hw.bar, v, usecs));
+        // The writes have reached the device before a poll can see the new count below (a
+        // read flushes posted writes); also after a partial failure.
+        let _ = self.hw.bar.read(regs::STATUS);
         // Paired with the polls' load: one that sees the new count sees the writes above.
         self.itr_gen.fetch_add(1, Release);
-        Ok(())
+        r
     }
 
     /// Programs flow control from `pause`: pause frames honoured and/or sent, with the
@@ -1372,12 +1374,15 @@ impl<'bound> ethtool::Operations for IgbNet<'bound> {
             return Err(EINVAL);
         }
         this.itr_usecs.store(usecs, Relaxed);
-        this.adaptive_rx.store(c.adaptive_rx, Relaxed);
-        // Down, the MAC is held in reset: `open` programs it.
-        if dev.is_running() {
-            // Polls that read the old settings have ended: none writes an interval after
-            // the fixed one below (see `VectorData::moderate`).
-            synchronize_rcu();
+        let was_adaptive = this.adaptive_rx.xchg(c.adaptive_rx, Relaxed);
+        // Down, the MAC is held in reset: `open` programs it. With `adaptive-rx` on, the polls
+        // write DIM's interval (again, when it was just turned on: see `VectorData::moderate`).
+        if dev.is_running() && !c.adaptive_rx {
+            if was_adaptive {
+                // Polls that still saw it on have returned: none writes DIM's interval after
+                // the fixed one below.
+                netdev::synchronize_net();
+            }
             this.apply_itr()?;
         }
         Ok(())

@@ -796,9 +796,10 @@ impl<'bound> VectorData<'bound> {
     /// vector's counts to DIM and writes the interval it picks. With a single interrupt there
     /// is one queue pair, whose vector is 0.
     ///
-    /// `ethtool -C` waits for running polls (an RCU grace period: polls run with bottom halves
-    /// off) between changing the settings and writing the fixed interval, so a poll that still
-    /// saw `adaptive-rx` on cannot write after it.
+    /// `ethtool -C` turning `adaptive-rx` off waits for running polls (`synchronize_net()`)
+    /// between changing the setting and writing the fixed interval, so a poll that still saw
+    /// it on cannot write after that. Each call reads the setting and writes EITR within
+    /// itself.
     fn moderate(&self, rx: &mut RxRing, dev: &netdev::Device<IgbNet<'_>>, q: u16) {
         let this = dev.data();
         if !this.adaptive_rx.load(Relaxed) {
