@@ -5,6 +5,8 @@
 #
 #   make run      build everything, boot the guest, show igb_rust working
 #   make check    build everything and run the test suite
+#   make shell    build everything, boot the guest with both NICs set up,
+#                 and give a prompt in it (exit powers it off)
 #   make build    fetch the toolchain and kernel, apply, build kernel + module
 #   make patches  emit the upstream changes as a git format-patch series
 #   make bench    pktgen + sar matrix, C igb vs igb_rust, with instruction
@@ -15,12 +17,12 @@
 
 SHELL := /bin/bash
 
-.PHONY: all build run check patches setup help bench bench-pp
+.PHONY: all build run shell check patches setup help bench bench-pp
 
 all: run
 
 help:
-	@sed -n '3,14p' Makefile
+	@sed -n '3,16p' Makefile
 
 setup:
 	bash scripts/setup.sh
@@ -30,6 +32,9 @@ build:
 
 run: build
 	bash scripts/run.sh
+
+shell: build
+	bash scripts/vm.sh --interactive -- bash tools/igb_rust/shell.sh
 
 check:
 	bash scripts/check.sh

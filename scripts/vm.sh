@@ -6,6 +6,8 @@
 # other through QEMU's internal hub 0: no host network, no user-mode network.
 #
 # usage: vm.sh [--timeout SEC] [--log FILE] [--append ARGS] -- COMMAND...
+#        vm.sh --interactive -- SCRIPT  (SCRIPT sets up, then runs the shell
+#                                        on this terminal; no time limit)
 #        vm.sh --print-accel    (prints kvm or tcg: what a boot would use)
 #
 # Boots the production kernel ($CACHE/current); with KVARIANT=debug in the
@@ -20,12 +22,14 @@ timeout_s=900
 logf=""
 append=""
 print_accel=""
+interactive=""
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--timeout) timeout_s=$2; shift 2;;
 	--log) logf=$2; shift 2;;
 	--append) append=$2; shift 2;;
 	--print-accel) print_accel=1; shift; break;;
+	--interactive) interactive=1; shift;;
 	--) shift; break;;
 	*) die "vm.sh: unknown option $1";;
 	esac
@@ -93,6 +97,23 @@ fi
 export IGB_RUST_BUILD=$BUILD DUT_MAC PEER_MAC
 IGB_RUST_KVARIANT=${KVARIANT:-}
 cmd=$(printf '%q ' "$@")
+if [ -n "$interactive" ]; then
+	# virtme-ng runs the user's shell on the console: ours is a script that
+	# sets the environment and runs SCRIPT, which ends in the real shell.
+	entry=$(mktemp "${VM_RWDIR:-/tmp}/igb_rust-shell.XXXXXX")
+	printf '#!/bin/bash\nexport IGB_RUST_BUILD=%q IGB_RUST_KVARIANT=%q DUT_MAC=%q PEER_MAC=%q\nexec %s\n' \
+		"$BUILD" "$IGB_RUST_KVARIANT" "$DUT_MAC" "$PEER_MAC" "$cmd" > "$entry"
+	chmod +x "$entry"
+	set +e
+	vng -r "$KIMG" "${accel_args[@]}" --cpus "${VM_CPUS:-2}" --memory "${VM_MEM:-3G}" \
+		--disable-monitor --append "panic=-1 log_buf_len=1M quiet $append" \
+		--rwdir "${VM_RWDIR:-/tmp}" --qemu-opts="$qopts" --shell "$entry"
+	rc=$?
+	set -e
+	rm -f "$entry"
+	[ -z "$relay_pid" ] || kill "$relay_pid" 2>/dev/null || true
+	exit $rc
+fi
 set +e
 timeout -k 10 "$timeout_s" vng -r "$KIMG" "${accel_args[@]}" --cpus "${VM_CPUS:-2}" \
 	--memory "${VM_MEM:-3G}" --verbose --disable-monitor \
