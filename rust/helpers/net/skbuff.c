@@ -42,7 +42,7 @@ __rust_helper int rust_helper_skb_put_padto(struct sk_buff *skb, unsigned int le
 }
 
 __rust_helper void rust_helper_skb_set_hash(struct sk_buff *skb, __u32 hash,
-					   enum pkt_hash_types type)
+					    enum pkt_hash_types type)
 {
 	skb_set_hash(skb, hash, type);
 }

@@ -479,10 +479,10 @@ impl<'p> Buff<'p> {
 
 /// A frame made by XDP (`struct xdp_frame`), owning the buffer it lives in.
 ///
-/// Dropping it gives the buffer back (`xdp_return_frame()`; a page-pool page to its pool), which is valid in
-/// process and softirq context with interrupts enabled; dropped with interrupts disabled, the
-/// page would be returned under a lock that must not be taken there, so it is leaked instead
-/// and a warning is printed once.
+/// Dropping it gives the buffer back (`xdp_return_frame()`; a page-pool page to its pool),
+/// which is valid in process and softirq context with interrupts enabled; dropped with
+/// interrupts disabled, the page would be returned under a lock that must not be taken there,
+/// so it is leaked instead and a warning is printed once.
 ///
 /// # Invariants
 ///
@@ -966,7 +966,7 @@ impl PinnedDrop for RxQueue {
     }
 }
 
-/// A netlink extended acknowledgement (`struct netlink_ext_ack`) to explain an error to the
+/// A netlink extended acknowledgment (`struct netlink_ext_ack`) to explain an error to the
 /// user.
 ///
 /// # Invariants

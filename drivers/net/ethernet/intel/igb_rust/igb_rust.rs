@@ -96,7 +96,7 @@ impl netdev::pci::Driver for IgbDriver {
             Some(Media::Other(media)) => {
                 dev_err!(
                     pdev,
-                    "82576 {} port (device {:#06x}) not supported: only copper ports are; the igb driver handles it\n",
+                    "82576 {} port (device {:#06x}) not supported (copper only); use igb\n",
                     media,
                     pdev.device_id()
                 );

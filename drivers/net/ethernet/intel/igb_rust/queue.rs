@@ -4,8 +4,8 @@
 //!
 //! Vector 0 handles "other" causes (link changes); vector `q + 1` serves RX queue `q` and TX
 //! queue `q`. Every vector is a NAPI instance of the device: the RX ring is its receive state,
-//! its page pool is bound to it, the TX ring is shared with `start_xmit` under a spinlock that keeps
-//! interrupts off: `start_xmit` also runs from netpoll, with interrupts disabled and possibly
+//! its page pool is bound to it, the TX ring is shared with `start_xmit` under a spinlock that
+//! keeps interrupts off: `start_xmit` also runs from netpoll, with interrupts disabled and possibly
 //! in hard interrupt context, so the lock must never be held with interrupts on. A netpoll
 //! poll (budget 0) only tries the lock: it may have interrupted its holder on this CPU.
 
