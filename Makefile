@@ -34,7 +34,7 @@ run: build
 	bash scripts/run.sh
 
 shell: build
-	bash scripts/vm.sh --interactive -- bash tools/igb_rust/shell.sh
+	bash scripts/vm.sh --interactive -- bash $(CURDIR)/tools/igb_rust/shell.sh
 
 check:
 	bash scripts/check.sh

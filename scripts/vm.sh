@@ -104,10 +104,13 @@ if [ -n "$interactive" ]; then
 	printf '#!/bin/bash\nexport IGB_RUST_BUILD=%q IGB_RUST_KVARIANT=%q DUT_MAC=%q PEER_MAC=%q\nexec %s\n' \
 		"$BUILD" "$IGB_RUST_KVARIANT" "$DUT_MAC" "$PEER_MAC" "$cmd" > "$entry"
 	chmod +x "$entry"
+	trap 'rm -f "$entry"' EXIT
 	set +e
+	# As root, like --exec (for an interactive session vng would keep the
+	# caller's user).
 	vng -r "$KIMG" "${accel_args[@]}" --cpus "${VM_CPUS:-2}" --memory "${VM_MEM:-3G}" \
 		--disable-monitor --append "panic=-1 log_buf_len=1M quiet $append" \
-		--rwdir "${VM_RWDIR:-/tmp}" --qemu-opts="$qopts" --shell "$entry"
+		--rwdir "${VM_RWDIR:-/tmp}" --qemu-opts="$qopts" --user root --shell "$entry"
 	rc=$?
 	set -e
 	rm -f "$entry"

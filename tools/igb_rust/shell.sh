@@ -26,8 +26,10 @@ igb_rust shell ($(uname -r), $(nproc) CPUs, under QEMU)
     sar -n DEV 1 10 | grep -E "IFACE|$DUT_IF" &
     \$PG/pktgen_sample01_simple.sh -i $DUT_IF -d $PEER_IP -m $PEER_MAC -s 60 -n 0 &
     sleep 10; echo stop > /proc/net/pktgen/pgctrl; wait
-  Receive: the same with the peer sending, from inside its namespace:
+  Receive: the same with the peer sending, from inside its namespace
+  (pktgen is per namespace: stop it there too):
     ip netns exec $NS \$PG/pktgen_sample01_simple.sh -i $PEER_IF -d $DUT_IP -m $DUT_MAC -s 60 -n 0 &
+    sleep 10; ip netns exec $NS sh -c 'echo stop > /proc/net/pktgen/pgctrl'; wait
   Tune and look:  ethtool -g/-G, -l/-L, -c/-C, -S $DUT_IF;  ip -s link show $DUT_IF
   Reload:  rmmod igb_rust && insmod \$IGB_RUST_KO
   Leave with exit (or Ctrl-D): the guest powers off.

@@ -59,7 +59,7 @@ const _: () = {
 ///
 /// # Invariants
 ///
-/// - `inner` was zeroed, then its `work` initialised with [`Dim::work_fn`] and its `mode` set
+/// - `inner` was zeroed, then its `work` initialised with `Dim::work_fn` and its `mode` set
 ///   to a valid mode; `inner.profile_ix` is a valid index into the library's profile tables.
 /// - Outside [`Dim::sample`], `inner.state` is never `DIM_APPLY_NEW_PROFILE`.
 /// - The work item is disabled (`disable_work()`) and never enabled again: the `schedule_work()`

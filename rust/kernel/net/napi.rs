@@ -68,6 +68,10 @@ pub trait Poll: Send + Sync + Sized {
     /// Re-enables the instance's interrupt after a completed poll. It runs after
     /// `napi_complete_done()` returned true: the next interrupt may start a new poll on another
     /// CPU at once, so it has no access to the poll state.
+    ///
+    /// A poll, and so this, may also run once before the driver first enables the instance:
+    /// while the registration gives instances their NAPI IDs (a busy poller naming the ID),
+    /// before any interrupt line is requested.
     fn rearm(&self);
 }
 
@@ -384,7 +388,8 @@ impl<P: Poll> Napi<P> {
     ///
     /// # Safety
     ///
-    /// The caller must have exclusive access to the instance (its device not registered yet),
+    /// The caller must have exclusive access to the instance (never enabled: its device not
+    /// registered yet and its ID not yet assigned by [`Napi::assign_id`]),
     /// and the instance must be dropped before `parent` is unbound.
     #[cfg(CONFIG_PAGE_POOL)]
     #[inline]
@@ -451,7 +456,7 @@ impl<P: Poll> Napi<P> {
     /// Enables polling. Idempotent.
     ///
     /// Instances may be enabled in any order: those with a queue got their NAPI IDs in the
-    /// order they were added, at registration ([`Napi::assign_id`]).
+    /// order they were added, at registration (`Napi::assign_id`).
     #[inline]
     pub fn enable(&self, _rtnl: &netdev::Rtnl) {
         // SAFETY: RTNL is held (`_rtnl`), which serialises every access to `enabled`.

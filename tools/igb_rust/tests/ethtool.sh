@@ -108,14 +108,20 @@ downup
 carrier1=$(cat /sys/class/net/$DUT_IF/carrier_changes)
 check "adaptive-rx survives down/up: still on, traffic intact" adaptive_up
 check "after down/up the polls write DIM's interval again ($(eitrs))" dim_ok
-c_flips() {	# adaptive-rx on/off and rx-usecs 50/162, five times
+c_flips() {	# adaptive-rx on/off and rx-usecs 50/162, five times; each
+		# "off" leaves 50 in every EITR for good, traffic or not
 	local i
 	for i in 1 2 3 4 5; do
 		ethtool -C "$DUT_IF" adaptive-rx off rx-usecs 50 || return 1
-		sleep 0.1
+		sleep 0.2
+		[ "$(eitrs)" = "$(printf '50 %.0s' $(seq 1 "$nq") | sed 's/ $//')" ] ||
+			{ echo "after adaptive-rx off rx-usecs 50: EITR $(eitrs)"; return 1; }
 		ethtool -C "$DUT_IF" adaptive-rx on rx-usecs 162 || return 1
 		sleep 0.1
 	done
+	# The fixed interval back to 162 in EITR too: a vector that the check
+	# below does not poll keeps it.
+	ethtool -C "$DUT_IF" adaptive-rx off && ethtool -C "$DUT_IF" adaptive-rx on
 }
 c_under_traffic() {	# -C back and forth while 2 x 16 MB cross peer -> DUT
 	local rc=0 flip
@@ -131,7 +137,7 @@ after_flips() {	# the last setting holds; traffic brings DIM's intervals back
 	[ "$(adaptive)/$(usecs rx-usecs)" = on/162 ] || { echo "$(adaptive)/$(usecs rx-usecs)"; return 1; }
 	traffic && dim_ok || { echo "EITR: $(eitrs)"; return 1; }
 }
-check "adaptive-rx and rx-usecs switched ten times during 2 x 16 MB peer -> DUT: data intact" \
+check "adaptive-rx and rx-usecs switched ten times during 2 x 16 MB peer -> DUT: data intact, every off holds 50 us" \
 	c_under_traffic
 check "after the switches: adaptive-rx on, rx-usecs 162; with traffic, DIM profiles in EITR" \
 	after_flips
