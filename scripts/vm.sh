@@ -113,7 +113,6 @@ if [ -n "$interactive" ]; then
 		--rwdir "${VM_RWDIR:-/tmp}" --qemu-opts="$qopts" --user root --shell "$entry"
 	rc=$?
 	set -e
-	rm -f "$entry"
 	[ -z "$relay_pid" ] || kill "$relay_pid" 2>/dev/null || true
 	exit $rc
 fi

@@ -86,7 +86,7 @@ dim_ok() {	# every queue vector holds a DIM profile (1 8 64 128 256 us) or, not
 	done
 	[ $hit = 1 ]
 }
-fixed_all() { printf '162 %.0s' $(seq 1 "$nq") | sed 's/ $//'; }
+fixed_all() { printf "${1:-162} %.0s" $(seq 1 "$nq") | sed 's/ $//'; }	# [US]: US in every vector
 adaptive_up() { [ "$(adaptive)" = on ] && traffic; }
 fixed_kept() { traffic && test "$(eitrs)" = "$(fixed_all)"; }
 dim_updates() { ethtool -S "$DUT_IF" | awk '$1 ~ /^rx[0-9]+_dim_updates:$/ {s += $2} END {print s + 0}'; }
@@ -114,7 +114,7 @@ c_flips() {	# adaptive-rx on/off and rx-usecs 50/162, five times; each
 	for i in 1 2 3 4 5; do
 		ethtool -C "$DUT_IF" adaptive-rx off rx-usecs 50 || return 1
 		sleep 0.2
-		[ "$(eitrs)" = "$(printf '50 %.0s' $(seq 1 "$nq") | sed 's/ $//')" ] ||
+		[ "$(eitrs)" = "$(fixed_all 50)" ] ||
 			{ echo "after adaptive-rx off rx-usecs 50: EITR $(eitrs)"; return 1; }
 		ethtool -C "$DUT_IF" adaptive-rx on rx-usecs 162 || return 1
 		sleep 0.1
