@@ -11,13 +11,21 @@
 #                    debug.config: KASAN, lockdep, UBSAN, DMA-API debug, ...)
 #                    in its own build tree, linked as $CACHE/current-debug;
 #                    the production kernel stays at $CACHE/current.
+#   ARCH=arm64       cross build the board kernel for arm64 with LLVM
+#                    (igb_rust.config plus arm64.config) and the module,
+#                    linked as $CACHE/current-arm64 (scripts/arm64.sh runs it)
+#
+# The driver is built twice: in-tree (CONFIG_IGB_RUST=m, the Kconfig entry
+# of patches/0010), as a board vendor's kernel has it, and as an external
+# module, which is what the tests load (and what an integrator copies).
 set -euo pipefail
 . "$(dirname "$0")/env.sh"
+arch_from_env	# sets KARCH and KIMAGE; ARCH itself is passed to make explicitly
 
 # IGB_RUST_TREE_LAID_OUT=1 (make check's second build): another build has
 # set up the toolchain and laid out the tree; take both as they are.
 LAID_OUT=${IGB_RUST_TREE_LAID_OUT:-}
-[ -n "$LAID_OUT" ] || bash "$REPO/scripts/setup.sh"
+[ -n "$LAID_OUT" ] || KARCH=$KARCH bash "$REPO/scripts/setup.sh"
 
 PRISTINE=$CACHE/linux-source-$KSERIES
 if [ ! -f "$PRISTINE/.unpacked-$KVER_DEB" ]; then
@@ -54,22 +62,27 @@ else
 	fi
 	# New files of the project: copied only when their content changed, so
 	# an unchanged file keeps its timestamp and is not rebuilt.
-	(cd "$REPO" && git ls-files -co --exclude-standard rust Documentation 2>/dev/null ||
-		find rust Documentation -type f) > "$CACHE/overlay.list"
+	(cd "$REPO" && git ls-files -co --exclude-standard rust drivers Documentation 2>/dev/null ||
+		find rust drivers Documentation -type f) > "$CACHE/overlay.list"
 	rsync -rc --files-from="$CACHE/overlay.list" "$REPO/" "$TREE/"
 fi
 
 FRAGMENTS=("$REPO/scripts/kconfig/igb_rust.config")
 case "${KVARIANT:-}" in
 "") VARIANT_TAG=""; CURRENT=$CACHE/current;;
+*) [ "$KARCH" = x86 ] || die "KVARIANT=$KVARIANT: the debug kernel is x86_64 only";;&
 debug)
 	FRAGMENTS+=("$REPO/scripts/kconfig/debug.config")
 	VARIANT_TAG=debug-; CURRENT=$CACHE/current-debug;;
 *) die "KVARIANT=$KVARIANT: only debug is known";;
 esac
+if [ "$KARCH" = arm64 ]; then
+	FRAGMENTS+=("$REPO/scripts/kconfig/arm64.config")
+	VARIANT_TAG=arm64-; CURRENT=$CACHE/current-arm64
+fi
 CONFIG_ID=$(cat "${FRAGMENTS[@]}" | sha1sum | cut -c1-12)
 BUILD=$CACHE/build-$KVERSION-$VARIANT_TAG$CONFIG_ID
-MAKE=(make -C "$TREE" O="$BUILD" LLVM="$LLVM_SUFFIX"
+MAKE=(make -C "$TREE" O="$BUILD" ARCH="$KARCH" LLVM="$LLVM_SUFFIX"
       RUST_LIB_SRC="$RUST_SRC_ROOT/usr/lib/rustlib/src/rust/library"
       BINDGEN="$TOOLS/bin/bindgen" -j"$(nproc)")
 "${MAKE[@]}" -s rustavailable >/dev/null || { "${MAKE[@]}" rustavailable; die "Rust toolchain not usable"; }
@@ -96,7 +109,7 @@ if [ ! -f "$BUILD/.config" ]; then
 		[ "$line" = "$last" ] || continue
 		case "$line" in
 		CONFIG_*=*) grep -qx "$line" "$BUILD/.config" || die "config: $line was not kept";;
-		*) grep -q "^$opt=[ym]" "$BUILD/.config" && die "config: $opt must stay unset";;
+		*) if grep -q "^$opt=[ym]" "$BUILD/.config"; then die "config: $opt must stay unset"; fi;;
 		esac
 	done || { rm -f "$BUILD/.config"; exit 1; }
 fi
@@ -106,10 +119,18 @@ t0=$(date +%s)
 # pahole 1.24 reports every DWARF tag of clang 22 it has no use for ("not
 # handled", or a name it cannot find) while it makes the kernel's BTF: those
 # lines are dropped.
-"${MAKE[@]}" -s bzImage modules 2> >(grep -vE '^(die__|tag__recode_dwarf_type)' >&2)
+"${MAKE[@]}" -s "$KIMAGE" modules 2> >(grep -vE '^(die__|tag__recode_dwarf_type)' >&2)
 "${MAKE[@]}" -s INSTALL_MOD_PATH="$BUILD/mods" modules_install >/dev/null
+# The in-tree igb_rust stays in the build tree: in the guest's module tree,
+# udev would load it for every 82576 it sees, before the tests load theirs.
+KREL=$(cat "$BUILD/include/config/kernel.release")
+INTREE_KO=drivers/net/ethernet/intel/igb_rust/igb_rust.ko
+[ -f "$BUILD/$INTREE_KO" ] || die "the in-tree build made no $INTREE_KO"
+rm -f "$BUILD/mods/lib/modules/$KREL/kernel/$INTREE_KO"
+depmod -b "$BUILD/mods" "$KREL"
 log "kernel built in $(( $(date +%s) - t0 )) s"
 
+if [ "$KARCH" = x86 ]; then
 # The programs the kernel's driver selftests need live in the shared tree,
 # and both kernels' builds may make them at once: each is written under a
 # name of its own and renamed into place.
@@ -146,13 +167,16 @@ for h in net/lib/xdp_helper drivers/net/napi_id_helper net/lib/csum net/lib/gro;
 		mv -f "$ST/$h.$$" "$ST/$h"
 	fi
 done
+fi
 
 log "building igb_rust as an external module"
 mkdir -p "$BUILD/igb_rust"
 "${MAKE[@]}" -s M="$REPO" MO="$BUILD/igb_rust" modules
+if [ "$KARCH" = x86 ]; then
 mkdir -p "$BUILD/pp_bench"
 "${MAKE[@]}" -s M="$REPO/tools/igb_rust/pp_bench" MO="$BUILD/pp_bench" modules
 mkdir -p "$BUILD/pm_cycle"
 "${MAKE[@]}" -s M="$REPO/tools/igb_rust/pm_cycle" MO="$BUILD/pm_cycle" modules
+fi
 ln -sfn "$BUILD" "$CURRENT"
 log "done: $BUILD"

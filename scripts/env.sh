@@ -21,3 +21,15 @@ export LIBCLANG_PATH=/usr/lib/llvm${LLVM_SUFFIX}/lib
 
 log() { printf '[igb_rust] %s\n' "$*" >&2; }
 die() { printf '[igb_rust] error: %s\n' "$*" >&2; exit 1; }
+
+# ARCH from the command line (make check ARCH=arm64) picks the target; the
+# scripts pass the kernel's own name for it to make and unset the variable,
+# so that no other make they run inherits it.
+arch_from_env() {
+	case "${ARCH:-x86_64}" in
+	x86_64|x86) KARCH=x86 KIMAGE=bzImage;;
+	arm64|aarch64) KARCH=arm64 KIMAGE=Image;;
+	*) die "ARCH=$ARCH: x86_64 or arm64";;
+	esac
+	unset ARCH
+}

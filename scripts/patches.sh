@@ -7,7 +7,9 @@
 #
 #   - each patch of patches/ with the new files it wires in (patches/files
 #     says which), in an order in which nothing uses what a later patch adds;
-#   - the driver with its Kconfig entry and Makefile line (in-tree build);
+#   - the driver with its Kconfig entry and Makefile line (patches/0010, the
+#     in-tree build; scripts/build.sh builds it so, besides the external
+#     module);
 #   - the documentation.
 #
 # Each patch that adds files adds them to a MAINTAINERS entry of the series
@@ -15,10 +17,13 @@
 #
 # Every patch carries a Signed-off-by of $SIGNOFF ("Name <address>"; default:
 # this clone's git user.name and user.email) and is checked with
-# `checkpatch.pl --strict`. CHECK=1 also builds every step: the kernel with
-# the test configuration in a build tree of its own (the first step builds it
-# whole, about 13 minutes on 2 cores; later ones are incremental), and the
-# driver once it is there.
+# `checkpatch.pl --strict`; the emitted files are applied with `git am` to the
+# pristine files and must end at the tree they were made from (make check
+# also compares that end with the tree its kernels were built from:
+# VERIFY_TREE). CHECK=1 also builds every step: the kernel with the test
+# configuration (without DWARF and BTF) in a build tree of its own (the first
+# step builds it whole; later ones are incremental), and the driver in-tree
+# once it is there.
 set -euo pipefail
 . "$(dirname "$0")/env.sh"
 
@@ -51,6 +56,7 @@ ORDER=(
 	"0006"
 	"0007"
 	"0003 0008 0009"
+	"0010"
 )
 
 git -C "$WORK" init -q
@@ -59,8 +65,6 @@ git -C "$WORK" config user.email "$AUTHOR_MAIL"
 # Base: the pristine versions of every upstream file the series touches.
 series=$(grep -v '^#' "$REPO/patches/series" | grep -v '^$')
 files=$( (cd "$REPO/patches" && cat $series | sed -n 's#^+++ b/##p'
-	  echo drivers/net/ethernet/intel/Kconfig
-	  echo drivers/net/ethernet/intel/Makefile
 	  echo MAINTAINERS) | sort -u)
 for f in $files; do
 	mkdir -p "$WORK/$(dirname "$f")"
@@ -104,7 +108,10 @@ for group in "${ORDER[@]}"; do
 		(cd "$WORK" && patch -s -p1 < "$REPO/patches/$p")
 		new=$(awk -v p="$n" '$1 == p { $1 = ""; print }' "$REPO/patches/files")
 		copy_files $new
-		[ -z "$new" ] || maint "$NET_RUST" $new
+		case "$n" in
+		0010) maint "$IGB_RUST" $new;;
+		*) [ -z "$new" ] || maint "$NET_RUST" $new;;
+		esac
 		if [ -z "$subject" ]; then
 			subject=$(subject_of "$p")
 			body=$(body_of "$p")
@@ -127,49 +134,9 @@ the net module list (dim only where the library is built in)."
 	commit "$subject" "$body"
 done
 # Files of the series not wired in by any patch would be left out: refuse.
-missing=$(cd "$REPO" && git ls-files -co --exclude-standard rust |
+missing=$(cd "$REPO" && git ls-files -co --exclude-standard rust drivers |
 	while read -r f; do [ -f "$WORK/$f" ] || echo "$f"; done)
 [ -z "$missing" ] || die "patches/files does not place: $missing"
-
-copy_files drivers
-# In-tree: a Kconfig entry after IGB's (before IGBVF) and the Makefile line
-# after igb's.
-awk '
-	/^config IGBVF$/ && !done {
-		print "config IGB_RUST"
-		print "\ttristate \"Intel(R) 82576 PCI-Express Gigabit Ethernet support (Rust)\""
-		print "\tdepends on PCI && RUST && ETHTOOL_NETLINK"
-		print "\tselect PAGE_POOL"
-		print "\thelp"
-		print "\t  A Rust driver for the Intel(R) 82576 gigabit Ethernet controller,"
-		print "\t  with XDP, RSS, VLAN offloads and runtime ring and channel changes."
-		print "\t  It needs the DIM library built in, which ETHTOOL_NETLINK selects."
-		print ""
-		print "\t  More specific information on configuring the driver is in"
-		print "\t  <file:Documentation/networking/device_drivers/ethernet/intel/igb_rust.rst>."
-		print ""
-		print "\t  To compile this driver as a module, choose M here. The module"
-		print "\t  will be called igb_rust."
-		print ""
-		done = 1
-	}
-	{ print }' "$WORK/drivers/net/ethernet/intel/Kconfig" > "$WORK/Kconfig.new"
-mv "$WORK/Kconfig.new" "$WORK/drivers/net/ethernet/intel/Kconfig"
-sed -i 's#^obj-$(CONFIG_IGB) += igb/$#&\nobj-$(CONFIG_IGB_RUST) += igb_rust/#' \
-	"$WORK/drivers/net/ethernet/intel/Makefile"
-maint "$IGB_RUST" drivers/net/ethernet/intel/igb_rust/
-commit "net: ethernet: intel: add igb_rust, a Rust driver for the 82576" \
-"igb_rust drives the Intel 82576 with the Rust networking abstractions and
-no unsafe code: MSI-X with one vector per queue pair (MSI and INTx as
-fallbacks), page_pool receive buffers with XDP (PASS, DROP, TX, REDIRECT,
-multi-buffer) and copybreak, TSO and checksum offloads, VLAN tag stripping
-and insertion, RSS, runtime ring and channel changes that allocate first
-and keep the link, interrupt coalescing with DIM, pause frames, hardware
-counters, queue statistics through netdev netlink, a TX watchdog, and
-suspend/resume. It coexists with igb: both match the 82576, and
-driver_override picks one per function.
-
-The cover letter has the benchmark against igb on the same emulated NIC."
 
 copy_files Documentation
 maint "$IGB_RUST" Documentation/networking/device_drivers/ethernet/intel/igb_rust.rst
@@ -234,6 +201,38 @@ for p in "$OUTDIR"/0*.patch; do
 done
 echo "$n patches and a cover letter in $OUTDIR; checkpatch --strict: $((n - bad)) of $n clean"
 
+# The emitted files themselves: `git am` applies them, in order, to the
+# pristine files, and ends at the tree the series was made from.
+AM=$WORK/am
+git init -q "$AM"
+git -C "$AM" config user.name "$AUTHOR_NAME"
+git -C "$AM" config user.email "$AUTHOR_MAIL"
+git -C "$WORK" archive "$base" | tar -x -C "$AM"
+git -C "$AM" add -A
+git -C "$AM" commit -qm base
+if ! git -C "$AM" am -q $(ls "$OUTDIR"/0*.patch | grep -v '/0000-'); then
+	echo "git am: the series does not apply to the pristine files"
+	bad=$((bad + 1))
+elif [ "$(git -C "$AM" rev-parse 'HEAD^{tree}')" != "$(git -C "$WORK" rev-parse 'HEAD^{tree}')" ]; then
+	echo "git am: the applied series differs from the tree it was made from"
+	bad=$((bad + 1))
+else
+	echo "git am applies all $n patches to pristine $KVERSION"
+fi
+# VERIFY_TREE=DIR (make check): the series ends at DIR, the kernel tree the
+# tests ran on, file for file (but MAINTAINERS, which only the series edits).
+if [ -n "${VERIFY_TREE:-}" ]; then
+	differ=$(git -C "$WORK" ls-files | grep -vx MAINTAINERS | while read -r f; do
+		cmp -s "$WORK/$f" "$VERIFY_TREE/$f" || echo "$f"
+	done)
+	if [ -n "$differ" ]; then
+		echo "the series does not end at $VERIFY_TREE: $(echo $differ)"
+		bad=$((bad + 1))
+	else
+		echo "the series ends at the tree in $VERIFY_TREE ($(git -C "$WORK" ls-files | grep -vxc MAINTAINERS) files compared)"
+	fi
+fi
+
 [ "${CHECK:-0}" = 1 ] || exit $((bad > 0))
 
 # CHECK=1: build every step, from the pristine tree, with the test
@@ -243,8 +242,13 @@ CBUILD=$CACHE/patches-check/build
 rm -rf "$CTREE"
 mkdir -p "$CBUILD"
 cp -al "$PRISTINE" "$CTREE"
+# The test configuration without DWARF and BTF, which would double every
+# build and check nothing about the series.
 [ -f "$CBUILD/.config" ] || {
 	cp "$(readlink -f "$CACHE/current")/.config" "$CBUILD/.config"
+	"$CTREE/scripts/config" --file "$CBUILD/.config" -d DEBUG_INFO_BTF \
+		-d DEBUG_INFO_DWARF_TOOLCHAIN_DEFAULT -d DEBUG_INFO_DWARF4 -d DEBUG_INFO_DWARF5 \
+		-e DEBUG_INFO_NONE
 }
 MK=(make -C "$CTREE" O="$CBUILD" LLVM="$LLVM_SUFFIX" BINDGEN="$TOOLS/bin/bindgen"
     RUST_LIB_SRC="$RUST_SRC_ROOT/usr/lib/rustlib/src/rust/library" -j"$(nproc)")

@@ -81,12 +81,15 @@ HOST_PKGS="clang-22 lld-22 llvm-22 libclang-22-dev flex bison bc libelf-dev
 libssl-dev cpio kmod xz-utils zstd pahole rsync busybox-static udev ethtool
 iputils-ping sysstat socat netcat-openbsd iperf3 python3-venv python3-yaml patch libbpf-dev bpftool
 gcc libc6-dev binutils python3-matplotlib"
+# The arm64 run (ARCH=arm64 in the environment) also needs qemu-system-aarch64.
+[ "${KARCH:-x86}" != arm64 ] || HOST_PKGS+=" qemu-system-arm/bookworm-backports"
 QEMU_PKGS="qemu-system-x86/bookworm-backports qemu-system-common/bookworm-backports
 qemu-system-data/bookworm-backports seabios/bookworm-backports ipxe-qemu"
 
 need_install() {
 	local p
 	for p in $HOST_PKGS; do
+		p=${p%/*}
 		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || return 0
 	done
 	qemu-system-x86_64 -device help 2>/dev/null | grep -q '"igb"' || return 0
@@ -168,6 +171,61 @@ if [ ! -x "$TOOLS/ethtool/usr/sbin/ethtool" ]; then
 	"$TOOLS/ethtool/usr/sbin/ethtool" --version >/dev/null ||
 		die "forky's ethtool does not run here"
 fi
+
+# The arm64 guest's userspace: Debian's arm64 packages of the tools the
+# tests use, with their dependencies, unpacked into a folder and packed as
+# the initramfs base (scripts/vm.sh adds the modules and the tests at each
+# boot). Nothing of it runs on the host; no maintainer script runs at all.
+ARM64_PKGS="bash coreutils util-linux mount iproute2 ethtool iputils-ping socat kmod procps
+grep sed gawk findutils bc python3-minimal libpython3.11-stdlib busybox-static sysstat iperf3"
+ARM64_ROOT=$CACHE/arm64-root
+arm64_id=$(sha1sum < "$REPO/scripts/setup.sh" | cut -c1-12)	# any change here remakes it
+if [ "${KARCH:-x86}" = arm64 ] && [ ! -f "$ARM64_ROOT.$arm64_id.cpio.gz" ]; then
+	log "making the arm64 guest's userspace from Debian's arm64 packages"
+	write_lists
+	A64=$APT_DIR/arm64
+	mkdir -p "$A64/lists/partial" "$A64/cache/archives/partial"
+	: > "$A64/status"
+	apt_a() {	# apt for arm64 packages, with a dpkg database of its own (empty)
+		apt-get -q -o APT::Sandbox::User=root -o Dir::Etc::sourcelist="$APT_DIR/bookworm.sources" \
+			-o Dir::Etc::sourceparts=- -o Dir::State::Lists="$A64/lists" \
+			-o Dir::State::status="$A64/status" -o Dir::Cache="$A64/cache" \
+			-o APT::Architecture=arm64 -o APT::Architectures::=arm64 \
+			-o APT::Get::List-Cleanup=0 -o Debug::NoLocking=1 "$@"
+	}
+	apt_a update >/dev/null
+	rm -f "$A64"/cache/archives/*.deb
+	# With an empty dpkg database the download is the whole dependency closure.
+	apt_a install -y --download-only --no-install-recommends $ARM64_PKGS >/dev/null
+	rm -rf "$ARM64_ROOT"
+	mkdir -p "$ARM64_ROOT"
+	for d in "$A64"/cache/archives/*.deb; do
+		dpkg-deb -x "$d" "$ARM64_ROOT"
+	done
+	(
+		cd "$ARM64_ROOT"
+		# What no test reads: documentation, translations, perl (which
+		# usrmerge pulls in; nothing runs its maintainer scripts).
+		rm -rf usr/share/doc usr/share/man usr/share/info usr/share/locale \
+			usr/share/perl usr/share/perl5 usr/lib/aarch64-linux-gnu/perl* \
+			usr/share/zoneinfo usr/share/i18n
+		mkdir -p proc sys dev run tmp var lib/modules root etc
+		ln -sfn /run var/run
+		[ -e bin/sh ] || ln -s bash bin/sh
+		printf 'root:x:0:0:root:/root:/bin/bash\n' > etc/passwd
+		printf 'root:x:0:\n' > etc/group
+		printf '127.0.0.1 localhost\n::1 localhost\n' > etc/hosts
+		ln -sfn python3.11 usr/bin/python3
+		# The links update-alternatives would make.
+		ln -sfn gawk usr/bin/awk
+		ln -sfn sar.sysstat usr/bin/sar
+		find . -print0 | cpio --null -o -H newc --quiet
+	) | gzip -1 > "$ARM64_ROOT.cpio.gz.tmp"
+	rm -f "$ARM64_ROOT".*.cpio.gz
+	mv "$ARM64_ROOT.cpio.gz.tmp" "$ARM64_ROOT.$arm64_id.cpio.gz"
+	[ -x "$ARM64_ROOT/bin/bash" ] || die "the arm64 userspace has no bash"
+fi
+[ "${KARCH:-x86}" != arm64 ] || ln -sfn "$ARM64_ROOT.$arm64_id.cpio.gz" "$ARM64_ROOT.cpio.gz"
 
 if ! "$VENV/bin/vng" --version 2>/dev/null | grep -q "$VNG_VERSION"; then
 	log "pip install virtme-ng==$VNG_VERSION"

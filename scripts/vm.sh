@@ -11,7 +11,11 @@
 #        vm.sh --print-accel    (prints kvm or tcg: what a boot would use)
 #
 # Boots the production kernel ($CACHE/current); with KVARIANT=debug in the
-# environment, the debug kernel (KVARIANT=debug scripts/build.sh).
+# environment, the debug kernel (KVARIANT=debug scripts/build.sh); with
+# ARCH=arm64, the arm64 board kernel (ARCH=arm64 scripts/build.sh) on QEMU's
+# virt machine with a Cortex-A53, from an initramfs of Debian's arm64
+# userspace to which each boot adds the modules and the tests: the modules
+# are copied in and loaded with insmod, as on a board.
 #
 # Exits with the guest command's status; 124 when the boot or the command
 # overran its time limit (the end of the console log is printed then).
@@ -35,6 +39,100 @@ while [ $# -gt 0 ]; do
 	esac
 done
 [ $# -gt 0 ] || [ -n "$print_accel" ] || die "vm.sh: no command"
+arch_from_env
+
+# Not QEMU's defaults: each NIC must show the address it was given.
+DUT_MAC=${DUT_MAC:-52:54:00:a1:b2:01}
+PEER_MAC=${PEER_MAC:-52:54:00:a1:b2:02}
+nic_opts() {	# the two 82576s behind their PCIe root ports, on hub 0
+	local o="-nic none"
+	o+=" -device pcie-root-port,id=rp1,chassis=1,bus=pcie.0,addr=0x10"
+	o+=" -device pcie-root-port,id=rp2,chassis=2,bus=pcie.0,addr=0x11"
+	o+=" -netdev hubport,id=h0,hubid=0 -device igb,netdev=h0,bus=rp1,mac=$DUT_MAC"
+	o+=" -netdev hubport,id=h1,hubid=0 -device igb,netdev=h1,bus=rp2,mac=$PEER_MAC"
+	echo "$o ${VM_QEMU_EXTRA:-}"
+}
+# QEMU monitor requests from the guest (link up/down), relayed through files.
+relay_pid=""
+start_relay() {	# appends the -qmp option to qopts
+	[ -n "${VM_QMP_DIR:-}" ] || return 0
+	mkdir -p "$VM_QMP_DIR"
+	local qsock=$VM_QMP_DIR/qmp.sock
+	rm -f "$qsock"
+	qopts+=" -qmp unix:$qsock,server=on,wait=off"
+	python3 "$REPO/tools/igb_rust/qmp-relay.py" "$qsock" "$VM_QMP_DIR" &
+	relay_pid=$!
+}
+
+if [ "$KARCH" = arm64 ]; then
+	[ -z "${KVARIANT:-}" ] || die "KVARIANT=$KVARIANT: the arm64 guest runs the board kernel only"
+	if [ -n "$print_accel" ]; then echo tcg; exit 0; fi
+	BUILD=$(readlink -f "$CACHE/current-arm64")
+	KIMG=$BUILD/arch/arm64/boot/Image
+	[ -f "$KIMG" ] || die "no arm64 kernel at $KIMG: run ARCH=arm64 scripts/build.sh first"
+	BASE=$CACHE/arm64-root.cpio.gz
+	[ -f "$BASE" ] || die "no arm64 userspace at $BASE: run KARCH=arm64 scripts/setup.sh"
+	[ -n "$logf" ] || logf=$(mktemp /tmp/igb_rust-vm.XXXXXX.log)
+	RW=$(readlink -f "${VM_RWDIR:-/tmp}")
+	boot_id=$$.$(date +%s%N)
+	stage=$(mktemp -d)
+	initrd=$(mktemp /tmp/igb_rust-initrd.XXXXXX)
+	trap 'rm -rf "$stage" "$initrd"; rm -f "$RW/.igb_rust-rc.$boot_id"' EXIT
+	# This boot's files at their host paths: the modules (the external
+	# build, the in-tree one and the kernel's, for the C igb on the peer),
+	# the kernel release, the tests and the kernel's pktgen scripts.
+	ko=drivers/net/ethernet/intel/igb_rust/igb_rust.ko
+	mkdir -p "$stage$BUILD/igb_rust/${ko%/*}" "$stage$BUILD/${ko%/*}" \
+		"$stage$BUILD/include/config" "$stage$BUILD/mods" "$stage$REPO"
+	cp "$BUILD/igb_rust/$ko" "$stage$BUILD/igb_rust/$ko"
+	cp "$BUILD/$ko" "$stage$BUILD/$ko"
+	cp "$BUILD/include/config/kernel.release" "$stage$BUILD/include/config/"
+	cp -a "$BUILD/mods/lib" "$stage$BUILD/mods/"
+	(cd "$REPO" && { git ls-files -co --exclude-standard tools/igb_rust 2>/dev/null ||
+		find tools/igb_rust -type f; } | grep -v '^tools/igb_rust/\(bench\|pp_bench\|pm_cycle\|compile_fail\)/' |
+		cpio -pdm --quiet "$stage$REPO")
+	src=$(readlink -f "$BUILD/source")
+	mkdir -p "$stage$src/samples"
+	cp -a "$src/samples/pktgen" "$stage$src/samples/"
+	ln -s "$src" "$stage$BUILD/source"
+	cp "$REPO/tools/igb_rust/arm64-init.sh" "$stage/init"
+	{
+		printf 'export VM_RWDIR=%q VM_BOOT_ID=%q VM_INTERACTIVE=%q\n' "$RW" "$boot_id" "$interactive"
+		printf 'export IGB_RUST_BUILD=%q IGB_RUST_KVARIANT= DUT_MAC=%q PEER_MAC=%q\n' \
+			"$BUILD" "$DUT_MAC" "$PEER_MAC"
+	} > "$stage/igb_rust-env"
+	printf 'cd /root\nexec %s\n' "$(printf '%q ' "$@")" > "$stage/igb_rust-cmd"
+	# Two archives, one after the other: the kernel unpacks both.
+	{ cat "$BASE"; (cd "$stage" && find . -print0 | cpio --null -o -H newc --quiet | gzip -1); } > "$initrd"
+	qopts=$(nic_opts)
+	qopts+=" -fsdev local,id=rw,path=$RW,security_model=none"
+	qopts+=" -device virtio-9p-pci,fsdev=rw,mount_tag=igbrw"
+	start_relay
+	log "accelerator: TCG (software emulation), arm64 virt machine, Cortex-A53"
+	qemu=(qemu-system-aarch64 -M virt,gic-version=3 -cpu cortex-a53 -smp "${VM_CPUS:-2}"
+		-m "${VM_MEM:-3G}" -nographic -no-reboot -kernel "$KIMG" -initrd "$initrd")
+	cmdline="console=ttyAMA0 rdinit=/init panic=-1 log_buf_len=1M"
+	set +e
+	if [ -n "$interactive" ]; then
+		"${qemu[@]}" -append "$cmdline quiet $append" $qopts
+	else
+		timeout -k 10 "$timeout_s" "${qemu[@]}" \
+			-append "$cmdline oops=panic softlockup_panic=1 $append" $qopts </dev/null 2>&1 |
+			if [ -n "${VM_TEE:-}" ]; then tee "$logf"; else cat > "$logf"; fi
+		qrc=${PIPESTATUS[0]}
+	fi
+	set -e
+	[ -z "$relay_pid" ] || kill "$relay_pid" 2>/dev/null || true
+	if [ -z "$interactive" ] && { [ "$qrc" -eq 124 ] || [ "$qrc" -eq 137 ]; }; then
+		log "guest timed out after ${timeout_s}s; end of its console ($logf):"
+		tail -n 40 "$logf" >&2
+		exit 124
+	fi
+	# The guest command's status, which the guest's init left in the shared
+	# folder; none means it never ran to the end (a panic, say).
+	rc=$(cat "$RW/.igb_rust-rc.$boot_id" 2>/dev/null || echo 1)
+	exit "$rc"
+fi
 
 case "${KVARIANT:-}" in
 "") BUILD=$(readlink -f "$CACHE/current");;
@@ -71,25 +169,12 @@ else
 	log "accelerator: TCG (software emulation)"
 fi
 
-# Not QEMU's defaults: each NIC must show the address it was given.
-DUT_MAC=${DUT_MAC:-52:54:00:a1:b2:01}
-PEER_MAC=${PEER_MAC:-52:54:00:a1:b2:02}
-qopts="-nic none"
-qopts+=" -device pcie-root-port,id=rp1,chassis=1,bus=pcie.0,addr=0x10"
-qopts+=" -device pcie-root-port,id=rp2,chassis=2,bus=pcie.0,addr=0x11"
-qopts+=" -netdev hubport,id=h0,hubid=0 -device igb,netdev=h0,bus=rp1,mac=$DUT_MAC"
-qopts+=" -netdev hubport,id=h1,hubid=0 -device igb,netdev=h1,bus=rp2,mac=$PEER_MAC"
-qopts+=" ${VM_QEMU_EXTRA:-}"
-# QEMU monitor requests from the guest (link up/down), relayed through files.
-relay_pid=""
-if [ -n "${VM_QMP_DIR:-}" ]; then
-	mkdir -p "$VM_QMP_DIR"
-	qsock=$VM_QMP_DIR/qmp.sock
-	rm -f "$qsock"
-	qopts+=" -qmp unix:$qsock,server=on,wait=off"
-	python3 "$REPO/tools/igb_rust/qmp-relay.py" "$qsock" "$VM_QMP_DIR" &
-	relay_pid=$!
-fi
+qopts=$(nic_opts)
+start_relay
+# virtme-ng gives the guest the modules of the build tree, the in-tree
+# igb_rust among them: udev must not load it for the 82576s it sees (the
+# tests load the driver themselves; the blacklist binds udev only).
+append="modprobe.blacklist=igb_rust $append"
 
 # The guest sees the host's root read-only; results go to a shared folder.
 # The final test of a suite reads the whole kernel log: 1 MB of it keeps

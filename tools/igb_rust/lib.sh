@@ -7,6 +7,8 @@
 OUT=${OUT:-/tmp/igb_rust-out}
 MODDIR=$IGB_RUST_BUILD/igb_rust/drivers/net/ethernet/intel/igb_rust
 IGB_RUST_KO=$MODDIR/igb_rust.ko
+# The in-tree build of the same sources (CONFIG_IGB_RUST=m, patches/0010).
+IGB_RUST_INTREE_KO=$IGB_RUST_BUILD/drivers/net/ethernet/intel/igb_rust/igb_rust.ko
 # The copy `make bench` builds for the RX ceiling (recycles every frame).
 IGB_RUST_BENCH_KO=$IGB_RUST_BUILD/igb_rust-bench/drivers/net/ethernet/intel/igb_rust/igb_rust.ko
 PP_BENCH_KO=$IGB_RUST_BUILD/pp_bench/pp_bench.ko
@@ -137,6 +139,22 @@ fd = os.open(sys.argv[1], os.O_RDWR | os.O_SYNC)
 m = mmap.mmap(fd, 0x20000, mmap.MAP_SHARED, mmap.PROT_READ | mmap.PROT_WRITE)
 struct.pack_into('<I', m, int(sys.argv[2], 0), int(sys.argv[3], 0))
 PY
+}
+
+# msix_vectors PCI-ADDRESS: "IRQ VECTOR COUNT" for each MSI-X vector of the
+# function, COUNT summed over the CPUs. The vector follows the chip's name:
+# "PCI-MSIX-<address> 1-edge" on x86, "ITS-PCI-MSIX-<address> 1 Edge" on arm64.
+msix_vectors() {
+	awk -v d="PCI-MSIX-$1\$" '{
+		s = 0
+		for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++) s += $i
+		for (; i < NF; i++) if ($i ~ d) {
+			v = $(i + 1)
+			if (v ~ /^[0-9]+-edge$/) sub("-edge", "", v)
+			else if (v !~ /^[0-9]+$/ || $(i + 2) != "Edge") break
+			sub(":", "", $1); print $1, v, s; break
+		}
+	}' /proc/interrupts
 }
 
 dma_bits() {	# dma_bits PCI-ADDRESS -> streaming/coherent DMA mask widths, e.g. 64/64

@@ -33,8 +33,7 @@ queue_affinity() {
 		got=$(cat /proc/irq/$irq/smp_affinity_list)
 		n=$((n + 1))
 		[ "$got" = "$want" ] || bad+=" vector $v (irq $irq): CPUs $got, want $want;"
-	done < <(awk -v d="PCI-MSIX-$DUT" '$0 ~ d { for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+-edge$/) {
-		sub(":", "", $1); sub("-edge", "", $i); print $1, $i } }' /proc/interrupts)
+	done < <(msix_vectors "$DUT" | cut -d' ' -f1,2)
 	note "queue vectors: $n${bad:+;$bad}"
 	[ "$n" -ge 1 ] && [ -z "$bad" ]
 }
@@ -93,3 +92,24 @@ fresh_dma_mask() {
 	return $rc
 }
 check "64-bit DMA masks, set by igb_rust on a new device (32 bits before, as the PCI core gives it)" fresh_dma_mask
+
+# The in-tree build (CONFIG_IGB_RUST=m, the Kconfig entry of patches/0010),
+# as a board vendor's kernel ships it: modpost marks it in-tree, loading it
+# taints nothing (the external module taints O), and it drives the DUT.
+intree_works() {
+	local ko=$IGB_RUST_INTREE_KO taint
+	[ -f "$ko" ] || { echo "no in-tree module at $ko"; return 1; }
+	[ "$(modinfo -F intree "$ko")" = Y ] || { echo "$ko is not marked in-tree"; return 1; }
+	[ -z "$(modinfo -F intree "$IGB_RUST_KO")" ] || { echo "the external module is marked in-tree"; return 1; }
+	IGB_RUST_KO=$ko setup_pair v4only || return 1
+	read -r taint < /sys/module/igb_rust/taint
+	[ -z "$taint" ] || { echo "the in-tree module taints the kernel: $taint"; return 1; }
+	ping -c 3 -i 0.2 -W 2 $PEER_IP || return 1
+	ip netns exec $NS ping -c 3 -i 0.2 -W 2 $DUT_IP || return 1
+	teardown_pair && rmmod igb_rust
+}
+check "the in-tree build (CONFIG_IGB_RUST=m) loads untainted and passes traffic" intree_works
+lsmod | grep -q '^igb_rust ' && rmmod igb_rust
+insmod "$IGB_RUST_KO"
+check "the external module taints O (out of tree)" test "$(cat /sys/module/igb_rust/taint)" = O
+rmmod igb_rust
