@@ -11,6 +11,8 @@
 #   BENCH_OUT=DIR write the results there instead
 set -euo pipefail
 . "$(dirname "$0")/env.sh"
+arch_from_env
+[ "$KARCH" = x86 ] || die "make bench runs on the x86_64 guest only: leave ARCH unset"
 
 if [ "${QUICK:-0}" = 1 ]; then
 	: "${DUR:=1}" "${REPS:=1}" "${SIZES:=64 1500}"

@@ -13,7 +13,8 @@
 #                    the production kernel stays at $CACHE/current.
 #   ARCH=arm64       cross build the board kernel for arm64 with LLVM
 #                    (igb_rust.config plus arm64.config) and the module,
-#                    linked as $CACHE/current-arm64 (scripts/arm64.sh runs it)
+#                    linked as $CACHE/current-arm64 (ARCH=arm64 scripts/vm.sh
+#                    boots it)
 #
 # The driver is built twice: in-tree (CONFIG_IGB_RUST=m, the Kconfig entry
 # of patches/0010), as a board vendor's kernel has it, and as an external
@@ -127,7 +128,7 @@ KREL=$(cat "$BUILD/include/config/kernel.release")
 INTREE_KO=drivers/net/ethernet/intel/igb_rust/igb_rust.ko
 [ -f "$BUILD/$INTREE_KO" ] || die "the in-tree build made no $INTREE_KO"
 rm -f "$BUILD/mods/lib/modules/$KREL/kernel/$INTREE_KO"
-depmod -b "$BUILD/mods" "$KREL"
+PATH=$PATH:/usr/sbin:/sbin depmod -b "$BUILD/mods" -F "$BUILD/System.map" "$KREL"
 log "kernel built in $(( $(date +%s) - t0 )) s"
 
 if [ "$KARCH" = x86 ]; then

@@ -23,7 +23,7 @@ log() { printf '[igb_rust] %s\n' "$*" >&2; }
 die() { printf '[igb_rust] error: %s\n' "$*" >&2; exit 1; }
 
 # ARCH from the command line (make check ARCH=arm64) picks the target; the
-# scripts pass the kernel's own name for it to make and unset the variable,
+# scripts pass the kernel's own name for it to make and remove the variable,
 # so that no other make they run inherits it.
 arch_from_env() {
 	case "${ARCH:-x86_64}" in
@@ -32,4 +32,10 @@ arch_from_env() {
 	*) die "ARCH=$ARCH: x86_64 or arm64";;
 	esac
 	unset ARCH
+	# `make check ARCH=arm64` also hands ARCH to every make below through
+	# MAKEFLAGS.
+	if [ -n "${MAKEFLAGS:-}" ]; then
+		MAKEFLAGS=$(printf '%s' "$MAKEFLAGS" | sed -E 's/(^| )ARCH=[^ ]*//g')
+		export MAKEFLAGS
+	fi
 }

@@ -158,8 +158,9 @@ bench=$(awk '/^Where it stands/ { on = 1 } /^Debug kernel and stress tests/ { on
 	on && /^==+ / { print "  " $0; if (++b % 3 == 0) print ""; next }
 	on && b % 3 { print "  " $0 }' \
 	"$REPO/Documentation/networking/device_drivers/ethernet/intel/igb_rust.rst")
-last=$(ls -td "$CACHE"/results/check-* 2>/dev/null | head -1)
-summary=$( [ -n "$last" ] && tail -n 3 "$last/host-tap.txt" 2>/dev/null | grep -E 'passed|failed' || true)
+# The closing line of the newest finished default (x86) make check.
+last=$(ls -td "$CACHE"/results/check-*/summary-x86.txt 2>/dev/null | head -1)
+summary=$( [ -n "$last" ] && cat "$last" || true)
 blurb="This series adds igb_rust, an Ethernet driver for the Intel 82576
 written in Rust with no unsafe code, and the Rust abstractions it needs
 over net_device, NAPI, sk_buff, page_pool, XDP, DIM and streaming DMA.
@@ -234,6 +235,8 @@ if [ -n "${VERIFY_TREE:-}" ]; then
 fi
 
 [ "${CHECK:-0}" = 1 ] || exit $((bad > 0))
+arch_from_env
+[ "$KARCH" = x86 ] || die "CHECK=1 builds the x86_64 test configuration: leave ARCH unset"
 
 # CHECK=1: build every step, from the pristine tree, with the test
 # configuration, in a build tree of its own.
@@ -243,13 +246,16 @@ rm -rf "$CTREE"
 mkdir -p "$CBUILD"
 cp -al "$PRISTINE" "$CTREE"
 # The test configuration without DWARF and BTF, which would double every
-# build and check nothing about the series.
-[ -f "$CBUILD/.config" ] || {
-	cp "$(readlink -f "$CACHE/current")/.config" "$CBUILD/.config"
+# build and check nothing about the series; made again when the test
+# configuration changed.
+src_config=$(readlink -f "$CACHE/current")/.config
+if ! cmp -s "$src_config" "$CBUILD/.config.source"; then
+	cp "$src_config" "$CBUILD/.config"
+	cp "$src_config" "$CBUILD/.config.source"
 	"$CTREE/scripts/config" --file "$CBUILD/.config" -d DEBUG_INFO_BTF \
 		-d DEBUG_INFO_DWARF_TOOLCHAIN_DEFAULT -d DEBUG_INFO_DWARF4 -d DEBUG_INFO_DWARF5 \
 		-e DEBUG_INFO_NONE
-}
+fi
 MK=(make -C "$CTREE" O="$CBUILD" LLVM="$LLVM_SUFFIX" BINDGEN="$TOOLS/bin/bindgen"
     RUST_LIB_SRC="$RUST_SRC_ROOT/usr/lib/rustlib/src/rust/library" -j"$(nproc)")
 i=0

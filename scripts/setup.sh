@@ -7,6 +7,8 @@
 # machine is already configured with.
 set -euo pipefail
 . "$(dirname "$0")/env.sh"
+# The build passes KARCH; `make setup ARCH=arm64` passes ARCH.
+[ -n "${KARCH:-}" ] || arch_from_env
 
 mkdir -p "$APT_DIR/lists/partial" "$DEB_DIR" "$TOOLS"
 
@@ -176,7 +178,7 @@ fi
 # tests use, with their dependencies, unpacked into a folder and packed as
 # the initramfs base (scripts/vm.sh adds the modules and the tests at each
 # boot). Nothing of it runs on the host; no maintainer script runs at all.
-ARM64_PKGS="bash coreutils util-linux mount iproute2 ethtool iputils-ping socat kmod procps
+ARM64_PKGS="bash coreutils util-linux mount netbase iproute2 ethtool iputils-ping socat kmod procps
 grep sed gawk findutils bc python3-minimal libpython3.11-stdlib busybox-static sysstat iperf3"
 ARM64_ROOT=$CACHE/arm64-root
 arm64_id=$(sha1sum < "$REPO/scripts/setup.sh" | cut -c1-12)	# any change here remakes it
@@ -210,7 +212,8 @@ if [ "${KARCH:-x86}" = arm64 ] && [ ! -f "$ARM64_ROOT.$arm64_id.cpio.gz" ]; then
 			usr/share/perl usr/share/perl5 usr/lib/aarch64-linux-gnu/perl* \
 			usr/share/zoneinfo usr/share/i18n
 		mkdir -p proc sys dev run tmp var lib/modules root etc
-		ln -sfn /run var/run
+		rm -rf var/run
+		ln -s /run var/run
 		[ -e bin/sh ] || ln -s bash bin/sh
 		printf 'root:x:0:0:root:/root:/bin/bash\n' > etc/passwd
 		printf 'root:x:0:\n' > etc/group
@@ -221,9 +224,12 @@ if [ "${KARCH:-x86}" = arm64 ] && [ ! -f "$ARM64_ROOT.$arm64_id.cpio.gz" ]; then
 		ln -sfn sar.sysstat usr/bin/sar
 		find . -print0 | cpio --null -o -H newc --quiet
 	) | gzip -1 > "$ARM64_ROOT.cpio.gz.tmp"
+	for f in bin/bash bin/busybox bin/mount lib/ld-linux-aarch64.so.1 usr/bin/python3 \
+		usr/bin/awk sbin/ip sbin/ethtool usr/bin/socat; do
+		[ -e "$ARM64_ROOT/$f" ] || die "the arm64 userspace has no $f"
+	done
 	rm -f "$ARM64_ROOT".*.cpio.gz
 	mv "$ARM64_ROOT.cpio.gz.tmp" "$ARM64_ROOT.$arm64_id.cpio.gz"
-	[ -x "$ARM64_ROOT/bin/bash" ] || die "the arm64 userspace has no bash"
 fi
 [ "${KARCH:-x86}" != arm64 ] || ln -sfn "$ARM64_ROOT.$arm64_id.cpio.gz" "$ARM64_ROOT.cpio.gz"
 

@@ -74,6 +74,8 @@ if [ "$KARCH" = arm64 ]; then
 	[ -f "$BASE" ] || die "no arm64 userspace at $BASE: run KARCH=arm64 scripts/setup.sh"
 	[ -n "$logf" ] || logf=$(mktemp /tmp/igb_rust-vm.XXXXXX.log)
 	RW=$(readlink -f "${VM_RWDIR:-/tmp}")
+	# The guest's init mounts a tmpfs on /run, which would hide them.
+	case "$REPO/ $BUILD/" in /run/*|*" /run/"*) die "arm64: the clone and the cache cannot be under /run";; esac
 	boot_id=$$.$(date +%s%N)
 	stage=$(mktemp -d)
 	initrd=$(mktemp /tmp/igb_rust-initrd.XXXXXX)

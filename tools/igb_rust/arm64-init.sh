@@ -17,8 +17,9 @@ ln -s /proc/self/fd /dev/fd
 ln -s /proc/self/fd/0 /dev/stdin
 ln -s /proc/self/fd/1 /dev/stdout
 ln -s /proc/self/fd/2 /dev/stderr
+# /tmp stays on the initramfs (in RAM already): vm.sh may have put this
+# boot's files under it, at their host paths.
 mount -t tmpfs tmpfs /run
-mount -t tmpfs tmpfs /tmp
 mount -t debugfs debugfs /sys/kernel/debug
 busybox hostname igb-arm64
 
