@@ -160,7 +160,7 @@ if [ $? = 0 ]; then
 		"$(echo "$pout" | tail -n 3)"
 else
 	hres fail "make patches: the series is checkpatch --strict clean, applies with git am and ends at the built tree" \
-		"$pout"
+		"${pout:-make patches failed without a message}"
 fi
 
 # --- type-system guarantees: these must not build ---------------------------

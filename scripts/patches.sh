@@ -159,7 +159,7 @@ bench=$(awk '/^Where it stands/ { on = 1 } /^Debug kernel and stress tests/ { on
 	on && b % 3 { print "  " $0 }' \
 	"$REPO/Documentation/networking/device_drivers/ethernet/intel/igb_rust.rst")
 # The closing line of the newest finished default (x86) make check.
-last=$(ls -td "$CACHE"/results/check-*/summary-x86.txt 2>/dev/null | head -1)
+last=$(ls -td "$CACHE"/results/check-*/summary-x86.txt 2>/dev/null | head -1 || true)
 summary=$( [ -n "$last" ] && cat "$last" || true)
 blurb="This series adds igb_rust, an Ethernet driver for the Intel 82576
 written in Rust with no unsafe code, and the Rust abstractions it needs
