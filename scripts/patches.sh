@@ -261,11 +261,13 @@ MK=(make -C "$CTREE" O="$CBUILD" LLVM="$LLVM_SUFFIX" BINDGEN="$TOOLS/bin/bindgen
 i=0
 for c in $(git -C "$WORK" rev-list --reverse "$base"..HEAD); do
 	i=$((i + 1))
-	# Changed files are replaced, never written through the hard links.
+	# Changed files are replaced, never written through the hard links, by
+	# their version at this step (not the work tree's, which is the last).
 	git -C "$WORK" diff --name-only "$c~1" "$c" | while read -r f; do
 		rm -f "$CTREE/$f"
+		git -C "$WORK" cat-file -e "$c:$f" 2>/dev/null || continue
 		mkdir -p "$CTREE/$(dirname "$f")"
-		cp "$WORK/$f" "$CTREE/$f"
+		git -C "$WORK" show "$c:$f" > "$CTREE/$f"
 	done
 	"${MK[@]}" olddefconfig >/dev/null
 	if git -C "$WORK" show --stat "$c" | grep -q 'drivers/net/ethernet/intel/igb_rust/'; then
