@@ -258,6 +258,14 @@ if ! cmp -s "$src_config" "$CBUILD/.config.source"; then
 fi
 MK=(make -C "$CTREE" O="$CBUILD" LLVM="$LLVM_SUFFIX" BINDGEN="$TOOLS/bin/bindgen"
     RUST_LIB_SRC="$RUST_SRC_ROOT/usr/lib/rustlib/src/rust/library" -j"$(nproc)")
+# A build tree of an earlier run holds objects of later steps: every file
+# the series changes starts as a new copy of its pristine version, newer
+# than those objects, so that the first step rebuilds what depends on it.
+git -C "$WORK" diff --name-only "$base" HEAD | while read -r f; do
+	[ -f "$PRISTINE/$f" ] || continue
+	rm -f "$CTREE/$f"
+	cp "$PRISTINE/$f" "$CTREE/$f"
+done
 i=0
 for c in $(git -C "$WORK" rev-list --reverse "$base"..HEAD); do
 	i=$((i + 1))
