@@ -238,6 +238,17 @@ run_suite() {	# run_suite production|debug
 		tail -n 40 "$RES/console$sfx.log" | sed 's/^/# /'
 	fi
 }
+# tally LABEL DIR RC: one extra guest's TAP lines shown (prefixed LABEL) and
+# counted; a guest that failed or never closed its TAP counts as a failure.
+tally() {
+	grep -E '^(not )?ok |^#' "$2/tap.txt" 2>/dev/null | sed "s/^/$1: /"
+	gp=$((gp + $(grep -c '^ok ' "$2/tap.txt" 2>/dev/null || true)))
+	gf=$((gf + $(grep -c '^not ok ' "$2/tap.txt" 2>/dev/null || true)))
+	if [ "$3" -ne 0 ] || ! grep -q '^1\.\.' "$2/tap.txt" 2>/dev/null; then
+		gf=$((gf + 1))
+		echo "not ok - $1 guest ran to completion (rc=$3)" | tee -a "$RES/incomplete.txt"
+	fi
+}
 # --- the page_pool microbenchmark again, with bounce buffering -------------
 run_swiotlb() {
 	SOUT=$RES/guest-swiotlb
@@ -246,13 +257,7 @@ run_swiotlb() {
 		--append "swiotlb=force" -- \
 		env OUT="$SOUT" TESTS=ppbench bash "$REPO/tools/igb_rust/check.sh"
 	src=$?
-	grep -E '^(not )?ok |^#' "$SOUT/tap.txt" 2>/dev/null | sed 's/^/swiotlb: /'
-	gp=$((gp + $(grep -c '^ok ' "$SOUT/tap.txt" 2>/dev/null || true)))
-	gf=$((gf + $(grep -c '^not ok ' "$SOUT/tap.txt" 2>/dev/null || true)))
-	if [ $src -ne 0 ] || ! grep -q '^1\.\.' "$SOUT/tap.txt" 2>/dev/null; then
-		gf=$((gf + 1))
-		echo "not ok - swiotlb guest ran to completion (rc=$src)" | tee -a "$RES/incomplete.txt"
-	fi
+	tally swiotlb "$SOUT" $src
 	timing swiotlb
 }
 # --- without MSI-X: one INTx line (pci=nomsi) --------------------------------
@@ -264,13 +269,7 @@ run_intx() {
 		--log "$RES/console-intx.log" --append "pci=nomsi" -- \
 		env OUT="$IOUT" TESTS=intx bash "$REPO/tools/igb_rust/check.sh"
 	irc=$?
-	grep -E '^(not )?ok |^#' "$IOUT/tap.txt" 2>/dev/null | sed 's/^/intx: /'
-	gp=$((gp + $(grep -c '^ok ' "$IOUT/tap.txt" 2>/dev/null || true)))
-	gf=$((gf + $(grep -c '^not ok ' "$IOUT/tap.txt" 2>/dev/null || true)))
-	if [ $irc -ne 0 ] || ! grep -q '^1\.\.' "$IOUT/tap.txt" 2>/dev/null; then
-		gf=$((gf + 1))
-		echo "not ok - INTx guest ran to completion (rc=$irc)" | tee -a "$RES/incomplete.txt"
-	fi
+	tally intx "$IOUT" $irc
 	timing intx
 }
 # --- arm64 with every DMA bounced (swiotlb=force) ---------------------------
@@ -297,13 +296,7 @@ run_arm64_swiotlb() {
 		hres fail "arm64 swiotlb=force: a 128 MB bounce pool, used by the transfers" \
 			"$(grep -m2 'software IO TLB' "$RES/console-arm64-swiotlb.log"); high water: ${hw:-none}"
 	fi
-	grep -E '^(not )?ok |^#' "$AOUT/tap.txt" 2>/dev/null | sed 's/^/arm64-swiotlb: /'
-	gp=$((gp + $(grep -c '^ok ' "$AOUT/tap.txt" 2>/dev/null || true)))
-	gf=$((gf + $(grep -c '^not ok ' "$AOUT/tap.txt" 2>/dev/null || true)))
-	if [ $arc -ne 0 ] || ! grep -q '^1\.\.' "$AOUT/tap.txt" 2>/dev/null; then
-		gf=$((gf + 1))
-		echo "not ok - arm64 swiotlb guest ran to completion (rc=$arc)" | tee -a "$RES/incomplete.txt"
-	fi
+	tally arm64-swiotlb "$AOUT" $arc
 	timing arm64-swiotlb
 }
 # --- the benchmark harness, once, tiny (benchmarks are not tests) ---------
