@@ -46,10 +46,14 @@ DUT_MAC=${DUT_MAC:-52:54:00:a1:b2:01}
 PEER_MAC=${PEER_MAC:-52:54:00:a1:b2:02}
 nic_opts() {	# the two 82576s behind their PCIe root ports, on hub 0
 	local o="-nic none"
-	o+=" -device pcie-root-port,id=rp1,chassis=1,bus=pcie.0,addr=0x10"
-	o+=" -device pcie-root-port,id=rp2,chassis=2,bus=pcie.0,addr=0x11"
-	o+=" -netdev hubport,id=h0,hubid=0 -device igb,netdev=h0,bus=rp1,mac=$DUT_MAC"
-	o+=" -netdev hubport,id=h1,hubid=0 -device igb,netdev=h1,bus=rp2,mac=$PEER_MAC"
+	# rp1 and rp2 are also the ids the AER test injects errors into. Their
+	# links are the 82576's (2.5 GT/s, x1): after a link reset, the kernel
+	# then waits for the device to answer instead of for the Data Link Layer
+	# Link Active bit, which QEMU's root port does not set again.
+	o+=" -device pcie-root-port,id=rp1,chassis=1,bus=pcie.0,addr=0x10,x-speed=2_5,x-width=1"
+	o+=" -device pcie-root-port,id=rp2,chassis=2,bus=pcie.0,addr=0x11,x-speed=2_5,x-width=1"
+	o+=" -netdev hubport,id=h0,hubid=0 -device igb,id=dut,netdev=h0,bus=rp1,mac=$DUT_MAC"
+	o+=" -netdev hubport,id=h1,hubid=0 -device igb,id=peer,netdev=h1,bus=rp2,mac=$PEER_MAC"
 	echo "$o ${VM_QEMU_EXTRA:-}"
 }
 # QEMU monitor requests from the guest (link up/down), relayed through files.

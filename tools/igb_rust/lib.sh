@@ -141,18 +141,20 @@ struct.pack_into('<I', m, int(sys.argv[2], 0), int(sys.argv[3], 0))
 PY
 }
 
-# msix_vectors PCI-ADDRESS: "IRQ VECTOR COUNT" for each MSI-X vector of the
-# function, COUNT summed over the CPUs. The vector follows the chip's name:
+# msix_vectors PCI-ADDRESS: "IRQ VECTOR COUNT NAME" for each MSI-X vector of
+# the function, COUNT summed over the CPUs, NAME the handler's (none for a
+# line without one that fired before). The vector follows the chip's name:
 # "PCI-MSIX-<address> 1-edge" on x86, "ITS-PCI-MSIX-<address> 1 Edge" on arm64.
 msix_vectors() {
 	awk -v d="PCI-MSIX-$1\$" '{
 		s = 0
 		for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++) s += $i
 		for (; i < NF; i++) if ($i ~ d) {
-			v = $(i + 1)
+			v = $(i + 1); n = i + 2
 			if (v ~ /^[0-9]+-edge$/) sub("-edge", "", v)
 			else if (v !~ /^[0-9]+$/ || $(i + 2) != "Edge") break
-			sub(":", "", $1); print $1, v, s; break
+			else n = i + 3
+			sub(":", "", $1); print $1, v, s, (n <= NF ? $n : ""); break
 		}
 	}' /proc/interrupts
 }
@@ -229,13 +231,11 @@ bulk() {
 # qmp_set_link NETDEV on|off: flip the link of one of QEMU's NIC backends
 # through the host relay (scripts/vm.sh, VM_QMP_DIR).
 QMP_N=0
-qmp_set_link() {
-	local dir=$OUT/qmp up=false i
-	[ "$2" = on ] && up=true
+qmp_request() {	# qmp_request JSON: run one QMP command, 0 if it returned
+	local dir=$OUT/qmp i
 	[ -d "$dir" ] || return 1
 	QMP_N=$((QMP_N + 1))
-	printf '{"execute": "set_link", "arguments": {"name": "%s", "up": %s}}\n' "$1" "$up" \
-		> "$dir/$QMP_N.tmp" && mv "$dir/$QMP_N.tmp" "$dir/$QMP_N.req"
+	printf '%s\n' "$1" > "$dir/$QMP_N.tmp" && mv "$dir/$QMP_N.tmp" "$dir/$QMP_N.req"
 	for i in $(seq 1 100); do
 		if [ -f "$dir/$QMP_N.done" ]; then
 			grep -q '"return"' "$dir/$QMP_N.done"
@@ -244,6 +244,19 @@ qmp_set_link() {
 		sleep 0.1
 	done
 	return 1
+}
+qmp_set_link() {
+	local up=false
+	[ "$2" = on ] && up=true
+	qmp_request "$(printf '{"execute": "set_link", "arguments": {"name": "%s", "up": %s}}' "$1" "$up")"
+}
+# qmp_aer_inject ID ERROR [-c]: QEMU's pcie_aer_inject_error on a device
+# (dut, peer, or their root ports rp1, rp2), uncorrectable unless -c; the
+# monitor answers "OK id: ..." when it injected.
+qmp_aer_inject() {
+	local line="pcie_aer_inject_error ${3:+-c }$1 $2"
+	qmp_request "$(printf '{"execute": "human-monitor-command", "arguments": {"command-line": "%s"}}' "$line")" &&
+		grep -q '"return": "OK id: ' "$OUT/qmp/$QMP_N.done"
 }
 
 wait_carrier() {	# wait_carrier IF 0|1 [NS]: up to 10 s

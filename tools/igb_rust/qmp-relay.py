@@ -4,17 +4,32 @@
 
 The guest cannot reach QEMU's monitor, so it drops requests as files into a
 folder it shares with the host; this relay runs each through QMP and writes
-the answer next to it. Only `set_link` on the guest's own NICs is allowed.
+the answer next to it. Only `set_link` on the guest's own NICs and the
+injection of a PCIe error into one of them or their root ports (the human
+monitor's `pcie_aer_inject_error`, for the AER test) are allowed.
 
 usage: qmp-relay.py SOCKET DIR
 """
 import json
 import os
+import re
 import socket
 import sys
 import time
 
 ALLOWED = {"set_link"}
+# The QEMU device ids of the NICs and their root ports (scripts/vm.sh) and an
+# error name, -c for correctable.
+HMP_ALLOWED = re.compile(r"pcie_aer_inject_error (-c )?(dut|peer|rp1|rp2) [A-Z_]+")
+
+
+def allowed(cmd):
+    if cmd.get("execute") in ALLOWED:
+        return True
+    if cmd.get("execute") == "human-monitor-command":
+        line = (cmd.get("arguments") or {}).get("command-line", "")
+        return isinstance(line, str) and HMP_ALLOWED.fullmatch(line) is not None
+    return False
 
 
 def connect(path, deadline):
@@ -48,7 +63,7 @@ def main():
             except (OSError, ValueError):
                 continue
             os.unlink(req)
-            if cmd.get("execute") not in ALLOWED:
+            if not allowed(cmd):
                 answer = {"error": "not allowed"}
             else:
                 f.write(json.dumps(cmd) + "\n")

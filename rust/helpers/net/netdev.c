@@ -126,6 +126,11 @@ __rust_helper void rust_helper_netif_napi_add_tx(struct net_device *dev,
 	netif_napi_add_tx(dev, napi, poll);
 }
 
+__rust_helper void rust_helper_netif_napi_set_irq(struct napi_struct *napi, int irq)
+{
+	netif_napi_set_irq(napi, irq);
+}
+
 __rust_helper void rust_helper_netif_napi_del(struct napi_struct *napi)
 {
 	netif_napi_del(napi);

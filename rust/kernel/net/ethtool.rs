@@ -155,6 +155,49 @@ pub struct RingSizes {
     pub tx: u32,
 }
 
+/// Words of a link mode mask (`__ETHTOOL_DECLARE_LINK_MODE_MASK`).
+const LINK_MODE_WORDS: usize =
+    (bindings::ethtool_link_mode_bit_indices___ETHTOOL_LINK_MODE_MASK_NBITS as usize)
+        .div_ceil(c_ulong::BITS as usize);
+
+/// A set of link modes (`ETHTOOL_LINK_MODE_*_BIT` numbers, e.g. [`LINK_MODE_TP`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LinkModes([c_ulong; LINK_MODE_WORDS]);
+
+impl LinkModes {
+    /// The empty set.
+    pub const EMPTY: Self = Self([0; LINK_MODE_WORDS]);
+
+    /// The set with `mode` added; a number past the last link mode adds nothing.
+    #[inline]
+    pub const fn with(mut self, mode: u32) -> Self {
+        let (w, b) = (mode as usize / c_ulong::BITS as usize, mode % c_ulong::BITS);
+        if w < LINK_MODE_WORDS {
+            self.0[w] |= 1 << b;
+        }
+        self
+    }
+
+    /// Whether `mode` is in the set.
+    #[inline]
+    pub const fn contains(&self, mode: u32) -> bool {
+        let (w, b) = (mode as usize / c_ulong::BITS as usize, mode % c_ulong::BITS);
+        w < LINK_MODE_WORDS && self.0[w] & (1 << b) != 0
+    }
+
+    /// Whether every mode of `self` is in `other`.
+    #[inline]
+    pub fn is_subset(&self, other: &Self) -> bool {
+        self.0.iter().zip(other.0.iter()).all(|(a, b)| a & !b == 0)
+    }
+
+    /// Whether the set is empty.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.0.iter().all(|w| *w == 0)
+    }
+}
+
 /// Link settings (`ethtool DEV`), for a twisted-pair device.
 #[derive(Clone, Copy, Debug)]
 pub struct LinkSettings {
@@ -164,8 +207,26 @@ pub struct LinkSettings {
     pub full_duplex: bool,
     /// Autonegotiation enabled.
     pub autoneg: bool,
-    /// Link modes supported and advertised (`ETHTOOL_LINK_MODE_*_BIT` numbers).
-    pub modes: &'static [u32],
+    /// Link modes the device can do.
+    pub supported: LinkModes,
+    /// Link modes it advertises to its link partner.
+    pub advertising: LinkModes,
+    /// Link modes the link partner advertised, as far as known.
+    pub lp_advertising: LinkModes,
+}
+
+/// A change of the link settings (`ethtool -s`): the current settings with the user's changes
+/// applied.
+#[derive(Clone, Copy, Debug)]
+pub struct LinkRequest {
+    /// Autonegotiation on.
+    pub autoneg: bool,
+    /// Forced speed in Mb/s (with autonegotiation off), `None` if not given.
+    pub speed: Option<u32>,
+    /// Forced duplex (with autonegotiation off), `None` if not given.
+    pub full_duplex: Option<bool>,
+    /// Link modes to advertise (with autonegotiation on).
+    pub advertising: LinkModes,
 }
 
 /// Link mode bit: 10baseT half duplex.
@@ -180,6 +241,15 @@ pub const LINK_MODE_100BASET_HALF: u32 =
 /// Link mode bit: 100baseT full duplex.
 pub const LINK_MODE_100BASET_FULL: u32 =
     bindings::ethtool_link_mode_bit_indices_ETHTOOL_LINK_MODE_100baseT_Full_BIT;
+/// Link mode bit: 1000baseT half duplex.
+pub const LINK_MODE_1000BASET_HALF: u32 =
+    bindings::ethtool_link_mode_bit_indices_ETHTOOL_LINK_MODE_1000baseT_Half_BIT;
+/// Link mode bit: symmetric pause frames.
+pub const LINK_MODE_PAUSE: u32 =
+    bindings::ethtool_link_mode_bit_indices_ETHTOOL_LINK_MODE_Pause_BIT;
+/// Link mode bit: asymmetric pause frames.
+pub const LINK_MODE_ASYM_PAUSE: u32 =
+    bindings::ethtool_link_mode_bit_indices_ETHTOOL_LINK_MODE_Asym_Pause_BIT;
 /// Link mode bit: 1000baseT full duplex.
 pub const LINK_MODE_1000BASET_FULL: u32 =
     bindings::ethtool_link_mode_bit_indices_ETHTOOL_LINK_MODE_1000baseT_Full_BIT;
@@ -384,6 +454,13 @@ pub trait Operations: netdev::Operations {
         build_error!(VTABLE_DEFAULT_ERROR)
     }
 
+    /// Changes the link settings (`ethtool -s`). `EINVAL` for settings the device cannot do,
+    /// changing nothing. Requests to change the port or MDI-X are refused before this is
+    /// called (`EINVAL`, `EOPNOTSUPP`).
+    fn set_link_ksettings(_dev: &Device<Self>, _request: LinkRequest) -> Result {
+        build_error!(VTABLE_DEFAULT_ERROR)
+    }
+
     /// Reads a tunable; `EOPNOTSUPP` for tunables the driver does not have.
     fn get_tunable(_dev: &Device<Self>, _tunable: Tunable) -> Result<u32> {
         build_error!(VTABLE_DEFAULT_ERROR)
@@ -533,6 +610,12 @@ impl<T: Operations> Adapter<T> {
         },
         get_link_ksettings: if T::HAS_GET_LINK_KSETTINGS {
             Some(Self::get_link_ksettings)
+        } else {
+            None
+        },
+        // The core reads the current settings before it calls `set_link_ksettings`.
+        set_link_ksettings: if T::HAS_SET_LINK_KSETTINGS && T::HAS_GET_LINK_KSETTINGS {
+            Some(Self::set_link_ksettings)
         } else {
             None
         },
@@ -782,16 +865,45 @@ impl<T: Operations> Adapter<T> {
             } else {
                 bindings::AUTONEG_DISABLE as u8
             };
-            let bits = usize::BITS as usize;
-            for &m in s.modes {
-                let (w, b) = (m as usize / bits, m as usize % bits);
-                if let Some(x) = ks.link_modes.supported.get_mut(w) {
-                    *x |= 1 << b;
-                }
-                if let Some(x) = ks.link_modes.advertising.get_mut(w) {
-                    *x |= 1 << b;
-                }
+            ks.link_modes.supported = s.supported.0;
+            ks.link_modes.advertising = s.advertising.0;
+            ks.link_modes.lp_advertising = s.lp_advertising.0;
+            Ok(0)
+        })
+    }
+
+    /// # Safety
+    ///
+    /// As for `get_link_ksettings`.
+    unsafe extern "C" fn set_link_ksettings(
+        dev: *mut bindings::net_device,
+        ks: *const bindings::ethtool_link_ksettings,
+    ) -> c_int {
+        from_result(|| {
+            // SAFETY: As in `get_link_ksettings`; only read.
+            let (d, ks) = unsafe { (Self::dev(dev), &*ks) };
+            // `get_link_ksettings` reports a twisted-pair port without MDI-X control: only a
+            // change of either shows here.
+            if u32::from(ks.base.port) != bindings::PORT_TP {
+                return Err(EINVAL);
             }
+            if ks.base.eth_tp_mdix_ctrl != 0 {
+                return Err(EOPNOTSUPP);
+            }
+            let speed = ks.base.speed;
+            T::set_link_ksettings(
+                d,
+                LinkRequest {
+                    autoneg: u32::from(ks.base.autoneg) == bindings::AUTONEG_ENABLE,
+                    speed: (speed != 0 && speed != bindings::SPEED_UNKNOWN as u32).then_some(speed),
+                    full_duplex: match u32::from(ks.base.duplex) {
+                        bindings::DUPLEX_FULL => Some(true),
+                        bindings::DUPLEX_HALF => Some(false),
+                        _ => None,
+                    },
+                    advertising: LinkModes(ks.link_modes.advertising),
+                },
+            )?;
             Ok(0)
         })
     }

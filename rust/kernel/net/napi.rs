@@ -546,17 +546,18 @@ impl<P: Poll> Napi<P> {
         self.irq_line
     }
 
-    /// Records the interrupt number that schedules this instance, or none (-1), for netdev
-    /// netlink (`netif_napi_set_irq_locked()`).
+    /// Records the interrupt number that schedules this instance of a registered device, or
+    /// none (-1), for netdev netlink (`netif_napi_set_irq()`, which takes the device's
+    /// instance lock).
     ///
     /// # Safety
     ///
-    /// The device must be unregistered (not visible to netlink or other users), and `irq`
-    /// requested for it (or -1).
+    /// `irq` must be requested for the device (or -1). Process context, without the device's
+    /// instance lock held.
     #[inline]
     pub(crate) unsafe fn set_irq(&self, irq: c_int) {
-        // SAFETY: `inner` is added; an unregistered device needs no instance lock.
-        unsafe { bindings::netif_napi_set_irq_locked(self.raw(), irq) };
+        // SAFETY: `inner` is added; the helper takes the instance lock the caller does not hold.
+        unsafe { bindings::netif_napi_set_irq(self.raw(), irq) };
     }
 
     /// Disables polling, waiting for a running poll to finish. Idempotent.

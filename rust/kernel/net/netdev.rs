@@ -31,7 +31,7 @@ use crate::{
     time::{msecs_to_jiffies, Delta},
     types::{NotThreadSafe, Opaque},
 };
-use core::{marker::PhantomData, ptr::NonNull};
+use core::{cell::UnsafeCell, marker::PhantomData, ptr::NonNull};
 
 pub mod pci;
 
@@ -160,9 +160,10 @@ pub trait Operations: Sized + Send + Sync {
     fn start_xmit<'x>(dev: &Device<Self>, txq: &XmitQueue<'x>, skb: TxRequest<'x>) -> Xmit<'x>;
 
     /// Handles an interrupt on vector `vector` of the lines given to
-    /// [`Registration::new_with_lt`]. Hard interrupt context; it runs from before the device
-    /// is registered until after it was unregistered, so it only sees the private data and the
-    /// NAPI instances ([`IrqDevice`]). On a shared line (INTx) it also runs for interrupts of
+    /// [`Registration::new_with_lt`]. Hard interrupt context; the lines are requested while
+    /// the device is open, from before [`Operations::open`] runs until after
+    /// [`Operations::stop`] returned, so it only sees the private data and the NAPI instances
+    /// ([`IrqDevice`]). On a shared line (INTx) it also runs for interrupts of
     /// other devices: it must return [`IrqReturn::None`] for those.
     #[inline]
     fn handle_irq(_dev: &IrqDevice<Self>, _vector: u32) -> IrqReturn {
@@ -483,6 +484,8 @@ struct Priv<T: Operations> {
     /// Number of `ethtool -S` statistics: the size of the buffers the ethtool core hands to
     /// `get_strings` and `get_ethtool_stats`.
     stats_count: Atomic<u32>,
+    /// The interrupt lines, requested while the device is open.
+    irqs: IrqLines,
     /// Dropped first: the driver's data may refer to the instances' work.
     data: T,
     /// The NAPI instances, owned here so that none outlives the device.
@@ -988,12 +991,10 @@ pub struct Config<T: Operations> {
     pub real_tx_queues: u32,
     /// Number of RX queues the stack uses at first.
     pub real_rx_queues: u32,
-    /// Name of the interrupt handlers (`/proc/interrupts`).
-    pub irq_name: &'static CStr,
     /// Start the interrupt line of each NAPI instance with a queue on one CPU, the `q`-th by
-    /// distance from the device's NUMA node for queue `q`, instead of on all CPUs. Only lines
-    /// of one instance each, neither shared nor managed; a user or irqbalance may move them
-    /// later.
+    /// distance from the device's NUMA node for queue `q`, instead of on all CPUs, when the
+    /// device is first opened. Only lines of one instance each, neither shared nor managed; a
+    /// user or irqbalance may move them later.
     pub spread_irqs: bool,
     /// Number of `ethtool -S` statistics at first (see [`Device::set_stats_count`]).
     pub stats_count: u32,
@@ -1006,32 +1007,92 @@ pub struct Config<T: Operations> {
 
 /// A registered network device owning a `T` and its NAPI instances.
 ///
-/// Dropping it unregisters the device (running [`Operations::stop`] if it is up and not
-/// detached), disables and drains the service work, disables the NAPI instances still enabled,
-/// frees the interrupt handlers, drops `T`, drops the NAPI instances (and their page pools)
+/// The interrupt handlers are requested when the device opens and freed when it stops.
+/// Dropping it unregisters the device (running [`Operations::stop`] and freeing the handlers
+/// if it is up and not detached), disables and drains the service work, disables the NAPI
+/// instances still enabled, drops `T`, drops the NAPI instances (and their page pools)
 /// and frees the net_device, in that order.
 ///
 /// # Invariants
 ///
-/// - `dev` points to a registered net_device allocated for `T` whose private data is
-///   initialised.
-/// - `irqs` are interrupt lines with [`irq_callback::<T>`] requested for this device, each
-///   cookie pointing at its own entry; the vector is never resized once a line is requested.
+/// `dev` points to a registered net_device allocated for `T` whose private data is
+/// initialised.
 pub struct Registration<T: Operations> {
     dev: NonNull<bindings::net_device>,
-    irqs: KVec<IrqLine>,
     _p: PhantomData<T>,
 }
 
+/// Room for `<ifname>-TxRx-<queue>` and its NUL.
+const IRQ_NAME_LEN: usize = bindings::IFNAMSIZ as usize + 16;
+
 /// An interrupt line whose handler calls [`Operations::handle_irq`] of a net_device.
+///
+/// # Invariants
+///
+/// `name` is only written while the line is not requested, with RTNL held; the interrupt core
+/// reads it (`/proc/interrupts`) while it is requested.
 struct IrqLine {
     dev: *mut bindings::net_device,
     irq: u32,
     vector: u32,
+    name: UnsafeCell<[u8; IRQ_NAME_LEN]>,
 }
 
-// SAFETY: The registration may be dropped from any thread; `T: Send`. The raw pointers in
-// `irqs` are only used to free the lines, which works from any thread.
+/// The interrupt lines of a device: requested when it opens, freed when it stops, as C
+/// network drivers do, so that each is named after the interface as it is then
+/// (`<ifname>-TxRx-<queue>` for the line of one queue's NAPI instance, `<ifname>` for the
+/// others). Renaming needs the interface down.
+///
+/// # Invariants
+///
+/// - `requested` and `spread_done` are only accessed with RTNL held, or with exclusive access
+///   to the device.
+/// - While `requested` is true, every line of `lines` is requested with
+///   [`irq_callback::<T>`] and its own address as the cookie (`IRQF_SHARED` if `shared`);
+///   otherwise none is.
+/// - `lines` is never resized after the device is allocated, and its lines are interrupts of
+///   the device's parent that stay allocated until the registration is dropped.
+struct IrqLines {
+    lines: KVec<IrqLine>,
+    shared: bool,
+    spread: bool,
+    node: c_int,
+    requested: UnsafeCell<bool>,
+    spread_done: UnsafeCell<bool>,
+}
+
+/// Writes `<ifname>` or `<ifname>-TxRx-<q>` and a NUL into `buf`, cut short if need be.
+fn irq_name(buf: &mut [u8; IRQ_NAME_LEN], ifname: &[u8], queue: Option<u32>) {
+    struct W<'a>(&'a mut [u8; IRQ_NAME_LEN], usize);
+    impl W<'_> {
+        fn push(&mut self, b: u8) {
+            // The last byte stays for the NUL.
+            if self.1 + 1 < IRQ_NAME_LEN {
+                if let Some(d) = self.0.get_mut(self.1) {
+                    *d = b;
+                    self.1 += 1;
+                }
+            }
+        }
+    }
+    impl core::fmt::Write for W<'_> {
+        fn write_str(&mut self, s: &str) -> core::fmt::Result {
+            s.bytes().for_each(|b| self.push(b));
+            Ok(())
+        }
+    }
+    let mut w = W(buf, 0);
+    ifname.iter().for_each(|&b| w.push(b));
+    if let Some(q) = queue {
+        let _ = core::fmt::Write::write_fmt(&mut w, format_args!("-TxRx-{q}"));
+    }
+    let end = w.1;
+    if let Some(d) = w.0.get_mut(end) {
+        *d = 0;
+    }
+}
+
+// SAFETY: The registration may be dropped from any thread; `T: Send`.
 unsafe impl<T: Operations> Send for Registration<T> {}
 // SAFETY: `&Registration` only gives `&Device<T>`, which is `Sync`.
 unsafe impl<T: Operations> Sync for Registration<T> {}
@@ -1044,9 +1105,10 @@ pub type NapiInit<'a, T, I> =
 impl<T: Operations> Registration<T> {
     /// Allocates an Ethernet device with `txqs`/`rxqs` queues under `parent`; creates `napis`
     /// NAPI instances with `napi_init(i)`, each with its page pool if asked for; initialises
-    /// the private data with `init`; requests a handler calling [`Operations::handle_irq`] on
-    /// each interrupt line of `irqs` (vector `i` for `irqs[i]`); applies `config`; registers
-    /// the device. On failure everything done so far is undone.
+    /// the private data with `init`; applies `config`; registers the device. On failure
+    /// everything done so far is undone. Each open requests a handler calling
+    /// [`Operations::handle_irq`] on each interrupt line of `irqs` (vector `i` for `irqs[i]`),
+    /// named after the interface; each stop frees them.
     ///
     /// # Safety
     ///
@@ -1055,7 +1117,7 @@ impl<T: Operations> Registration<T> {
     ///   callbacks keep running for as long as the device is registered, and the page pools
     ///   map pages for `parent`. It must also be dropped before the module of `T` is unloaded.
     /// - Every line in `irqs` must be an interrupt of `parent` that stays allocated (e.g. an
-    ///   MSI-X vector) until the registration is dropped, with no handler of ours yet.
+    ///   MSI-X vector) until the registration is dropped, with no handler of ours.
     ///   With `shared_irq` every line is requested `IRQF_SHARED` (an INTx line), and the
     ///   handler also runs for interrupts of other devices.
     #[allow(clippy::too_many_arguments)]
@@ -1082,6 +1144,18 @@ impl<T: Operations> Registration<T> {
             return Err(EINVAL);
         }
         let mut lines = KVec::with_capacity(irqs.len(), GFP_KERNEL)?;
+        for (vector, irq) in irqs.iter().enumerate() {
+            lines.push(
+                IrqLine {
+                    // Set once the device is allocated, below.
+                    dev: core::ptr::null_mut(),
+                    irq: *irq,
+                    vector: vector as u32,
+                    name: UnsafeCell::new([0; IRQ_NAME_LEN]),
+                },
+                GFP_KERNEL,
+            )?;
+        }
         let mut instances: KVec<Pin<KBox<Napi<T::Poll>>>> =
             KVec::with_capacity(napis as usize, GFP_KERNEL)?;
         let size = core::mem::size_of::<Priv<T>>().try_into()?;
@@ -1091,6 +1165,9 @@ impl<T: Operations> Registration<T> {
         let dev = NonNull::new(raw).ok_or(ENOMEM)?;
         // SAFETY: `raw` is a fresh net_device; `dev.parent` is what `SET_NETDEV_DEV()` sets.
         unsafe { (*raw).dev.parent = parent.as_raw() };
+        for line in lines.iter_mut() {
+            line.dev = raw;
+        }
 
         // The NAPI instances come first: `T` and the interrupt handlers may use them.
         for i in 0..napis {
@@ -1140,6 +1217,16 @@ impl<T: Operations> Registration<T> {
         // `Priv<T>`, and ours alone while the device is unregistered.
         unsafe {
             (&raw mut (*priv_ptr).stats_count).write(Atomic::new(config.stats_count));
+            // INVARIANT: nothing is requested yet; the lines are interrupts of `parent` that
+            // stay allocated (safety requirement).
+            (&raw mut (*priv_ptr).irqs).write(IrqLines {
+                lines,
+                shared: shared_irq,
+                spread: cfg!(CONFIG_SMP) && config.spread_irqs && !shared_irq,
+                node: bindings::dev_to_node(parent.as_raw()),
+                requested: UnsafeCell::new(false),
+                spread_done: UnsafeCell::new(false),
+            });
             (&raw mut (*priv_ptr).napis).write(instances);
             (&raw mut (*priv_ptr).netdev).write(raw);
             init_service::<T>((&raw mut (*priv_ptr).service).cast());
@@ -1149,10 +1236,12 @@ impl<T: Operations> Registration<T> {
         // SAFETY: `data_ptr` is valid for writes and never moves: the private area lives as
         // long as the net_device. On error nothing was initialised.
         if let Err(e) = unsafe { init.__init(data_ptr) } {
-            // SAFETY: `raw` is unregistered and owned by us; `napis` was written above and no
-            // instance was enabled (that needs a callback of the registered device).
+            // SAFETY: `raw` is unregistered and owned by us; `napis` and `irqs` were written
+            // above, no instance was enabled and no line requested (that needs a callback of
+            // the registered device).
             unsafe {
                 core::ptr::drop_in_place(&raw mut (*priv_ptr).napis);
+                core::ptr::drop_in_place(&raw mut (*priv_ptr).irqs);
                 bindings::free_netdev(raw);
             }
             return Err(e);
@@ -1167,38 +1256,23 @@ impl<T: Operations> Registration<T> {
             unsafe { napi.assign_id() };
         }
 
-        for (vector, irq) in irqs.iter().enumerate() {
-            // `push` within the reserved capacity: the entries never move.
-            lines.push(
-                IrqLine {
-                    dev: raw,
-                    irq: *irq,
-                    vector: vector as u32,
-                },
-                GFP_KERNEL,
-            )?;
-        }
-        // INVARIANT: `irqs` is empty until the lines are requested, one by one, below.
-        let mut this = Registration::<T> {
+        // INVARIANT: `raw` is registered below before `this` is returned; until then `fail`
+        // takes it apart without unregistering it.
+        let this = Registration::<T> {
             dev,
-            irqs: KVec::new(),
             _p: PhantomData,
         };
         // From here on, an error path frees everything but must not unregister a device that
         // was never registered.
         let fail = |this: Self, e: Error| -> Error {
-            let mut this = core::mem::ManuallyDrop::new(this);
+            let this = core::mem::ManuallyDrop::new(this);
             let raw = this.dev.as_ptr();
-            let lines = core::mem::take(&mut this.irqs);
             // SAFETY: The device is not registered (or `register_netdev` failed and undid it):
-            // it was never opened, so no NAPI instance is enabled and the service work was
-            // never queued (disabling it makes sure); a notifier may have read statistics,
-            // which needs nothing freed here. The lines in `lines` were requested by us with
-            // their own addresses. Then nothing runs any more and the private data and the
-            // device can go.
+            // it was never opened, so no line is requested, no NAPI instance is enabled and
+            // the service work was never queued (disabling it makes sure); a notifier may have
+            // read statistics, which needs nothing freed here. Then nothing runs any more and
+            // the private data and the device can go.
             unsafe {
-                forget_napi_irqs::<T>(raw);
-                free_lines(&lines);
                 bindings::disable_delayed_work_sync(
                     (*bindings::netdev_priv(raw).cast::<Priv<T>>())
                         .service
@@ -1209,42 +1283,6 @@ impl<T: Operations> Registration<T> {
             }
             e
         };
-
-        this.irqs = lines;
-        for i in 0..this.irqs.len() {
-            let line = &this.irqs[i];
-            // SAFETY: `line.irq` is an interrupt of `parent` without a handler of ours (safety
-            // requirement); the cookie is the entry itself, which does not move until it is
-            // freed; `T`'s private data is initialised, so the handler may run at once.
-            let r = to_result(unsafe {
-                bindings::request_irq(
-                    line.irq,
-                    OpsTable::<T>::IRQ_HANDLER,
-                    if shared_irq {
-                        irq::Flags::SHARED.into_inner()
-                    } else {
-                        0
-                    },
-                    config.irq_name.as_char_ptr(),
-                    core::ptr::from_ref(line).cast_mut().cast(),
-                )
-            });
-            if let Err(e) = r {
-                // Only the lines before `i` were requested.
-                this.irqs.truncate(i);
-                return Err(fail(this, e));
-            }
-        }
-        for napi in this.device().napis() {
-            if let Some(line) = napi.irq_line().and_then(|i| this.irqs.get(i as usize)) {
-                // SAFETY: The device is not registered yet; `line.irq` is requested for it.
-                unsafe { napi.set_irq(line.irq as c_int) };
-            }
-        }
-        #[cfg(CONFIG_SMP)]
-        if config.spread_irqs && !shared_irq {
-            this.spread_irqs(parent);
-        }
 
         if !is_valid_ether_addr(&config.mac) {
             return Err(fail(this, EADDRNOTAVAIL));
@@ -1343,7 +1381,7 @@ impl<T: Operations> Registration<T> {
             let mut r = Ok(());
             if !dev.is_present() {
                 if dev.is_running() {
-                    r = T::open(dev, &mut rtnl);
+                    r = open_locked(dev, &mut rtnl);
                 }
                 if r.is_ok() {
                     // SAFETY: The device is registered (type invariant); RTNL is held. This
@@ -1361,63 +1399,6 @@ impl<T: Operations> Registration<T> {
         // SAFETY: Taken above; the token is gone.
         unsafe { bindings::rtnl_unlock() };
         r
-    }
-
-    /// Moves the line of each NAPI instance with a queue `q` and a line of its own to the
-    /// `q`-th CPU by distance from `parent`'s node ([`Config::spread_irqs`]): its polls then
-    /// run where its interrupt does, and a device's queues do not all start on one CPU. The
-    /// lines are requested once, so an affinity set later by a user lasts as long as the
-    /// registration. Best effort: a refusal leaves the line as it was.
-    #[cfg(CONFIG_SMP)]
-    fn spread_irqs(&self, parent: &device::Device<device::Bound>) {
-        // SAFETY: `parent` is a live device.
-        let node = unsafe { bindings::dev_to_node(parent.as_raw()) };
-        // A CPU found online stays online until the affinity is set.
-        // SAFETY: Process context (registration); released below.
-        #[cfg(CONFIG_HOTPLUG_CPU)]
-        unsafe {
-            bindings::cpus_read_lock()
-        };
-        for napi in self.device().napis() {
-            let (Some(q), Some(i)) = (napi.queue(), napi.irq_line()) else {
-                continue;
-            };
-            let Some(line) = self.irqs.get(i as usize) else {
-                continue;
-            };
-            // A line that schedules several instances (a single MSI vector) has no one CPU.
-            if self
-                .device()
-                .napis()
-                .filter(|n| n.irq_line() == Some(i))
-                .count()
-                > 1
-            {
-                continue;
-            }
-            // SAFETY: `line.irq` is an interrupt we requested, which stays allocated while the
-            // registration lives (safety requirement of `new_with_lt`).
-            let data = unsafe { bindings::irq_get_irq_data(line.irq) };
-            // A managed line's affinity is the platform's spread, kept across CPU hotplug.
-            // SAFETY: `data` is the live line's, or null.
-            if data.is_null() || unsafe { bindings::irqd_affinity_is_managed(data) } {
-                continue;
-            }
-            // SAFETY: Reads the online CPUs, which the hotplug lock keeps as they are.
-            let cpu = unsafe { bindings::cpumask_local_spread(q, node) };
-            if cpu >= crate::cpu::nr_cpu_ids() {
-                continue;
-            }
-            // SAFETY: `line.irq` is requested by us and allocated (above); `get_cpu_mask()`
-            // returns a static mask of `cpu`, a possible CPU (checked), which
-            // `irq_set_affinity()` copies.
-            let _ = unsafe { bindings::irq_set_affinity(line.irq, bindings::get_cpu_mask(cpu)) };
-        }
-        // SAFETY: Taken above.
-        #[cfg(CONFIG_HOTPLUG_CPU)]
-        unsafe {
-            bindings::cpus_read_unlock()
-        };
     }
 
     /// The registered device.
@@ -1512,21 +1493,151 @@ fn stop_locked<T: Operations>(dev: &Device<T>, rtnl: &mut Rtnl) -> Result {
     // A TX completion that ran before the driver disabled its polls may have woken a queue;
     // on the `ndo_stop` path the core has deactivated the qdiscs, but not on `detach`.
     dev.tx_disable(rtnl);
+    // Also if `stop` failed: the lines are requested for one open.
+    dev.free_irqs(rtnl);
     r
 }
 
-/// Tells the NAPI instances of `raw` that no interrupt schedules them any more.
-///
-/// # Safety
-///
-/// `raw` must be an unregistered net_device allocated by [`Registration`] for `T`, with its
-/// private data initialised.
-unsafe fn forget_napi_irqs<T: Operations>(raw: *mut bindings::net_device) {
-    // SAFETY: Initialised private data (safety requirement).
-    let dev = unsafe { Device::<T>::from_raw(raw) };
-    for napi in dev.napis() {
-        // SAFETY: The device is unregistered (safety requirement).
-        unsafe { napi.set_irq(-1) };
+/// Requests the device's interrupt lines, then runs [`Operations::open`]; frees them again if
+/// it fails.
+fn open_locked<T: Operations>(dev: &Device<T>, rtnl: &mut Rtnl) -> Result {
+    dev.request_irqs(rtnl)?;
+    T::open(dev, rtnl).inspect_err(|_| dev.free_irqs(rtnl))
+}
+
+impl<T: Operations> Device<T> {
+    /// Requests a handler on each interrupt line, named after the interface as it is now; the
+    /// first time, also spreads the queues' lines over the CPUs ([`Config::spread_irqs`]).
+    fn request_irqs(&self, _rtnl: &Rtnl) -> Result {
+        let l = &self.priv_ref().irqs;
+        // SAFETY: RTNL is held (`IrqLines` invariant).
+        if unsafe { *l.requested.get() } {
+            return Ok(());
+        }
+        let ifname = self.name().to_bytes();
+        for (i, line) in l.lines.iter().enumerate() {
+            let mut on_line = self.napis().filter(|n| n.irq_line() == Some(i as u32));
+            let queue = match (on_line.next(), on_line.next()) {
+                (Some(n), None) => n.queue(),
+                _ => None,
+            };
+            // SAFETY: No line is requested (checked above) and RTNL is held: nothing reads or
+            // writes the name (`IrqLine` invariant).
+            let name = unsafe { &mut *line.name.get() };
+            irq_name(name, ifname, queue);
+            // SAFETY: `line.irq` is an interrupt of the device's parent, allocated, without a
+            // handler of ours (`IrqLines` invariant: none is requested); the cookie is the
+            // entry, which does not move while the device exists, and the name a
+            // NUL-terminated buffer in it, unchanged while the line is requested; the private
+            // data is initialised, so the handler may run at once.
+            let r = to_result(unsafe {
+                bindings::request_irq(
+                    line.irq,
+                    OpsTable::<T>::IRQ_HANDLER,
+                    if l.shared {
+                        irq::Flags::SHARED.into_inner()
+                    } else {
+                        0
+                    },
+                    name.as_ptr().cast(),
+                    core::ptr::from_ref(line).cast_mut().cast(),
+                )
+            });
+            if let Err(e) = r {
+                // SAFETY: The lines before `i` were requested just now, with their own
+                // addresses as cookies.
+                unsafe { free_lines(l.lines.get(..i).unwrap_or(&[])) };
+                return Err(e);
+            }
+        }
+        // INVARIANT: every line is requested.
+        // SAFETY: RTNL is held.
+        unsafe { *l.requested.get() = true };
+        for napi in self.napis() {
+            if let Some(line) = napi.irq_line().and_then(|i| l.lines.get(i as usize)) {
+                // SAFETY: `line.irq` is requested for this device; process context under
+                // RTNL, without the instance lock (which this device's callbacks never hold).
+                unsafe { napi.set_irq(line.irq as c_int) };
+            }
+        }
+        // SAFETY: RTNL is held.
+        if l.spread && !unsafe { *l.spread_done.get() } {
+            #[cfg(CONFIG_SMP)]
+            self.spread_irqs(l);
+            // SAFETY: RTNL is held.
+            unsafe { *l.spread_done.get() = true };
+        }
+        Ok(())
+    }
+
+    /// Frees the handlers requested by [`Device::request_irqs`], waiting for running ones.
+    fn free_irqs(&self, _rtnl: &Rtnl) {
+        let l = &self.priv_ref().irqs;
+        // SAFETY: RTNL is held (`IrqLines` invariant).
+        if !unsafe { *l.requested.get() } {
+            return;
+        }
+        for napi in self.napis() {
+            if napi.irq_line().is_some() {
+                // SAFETY: -1 is always allowed; process context under RTNL, without the
+                // instance lock.
+                unsafe { napi.set_irq(-1) };
+            }
+        }
+        // SAFETY: Every line is requested with its own address as the cookie (`requested`).
+        unsafe { free_lines(&l.lines) };
+        // INVARIANT: none is requested any more.
+        // SAFETY: RTNL is held.
+        unsafe { *l.requested.get() = false };
+    }
+
+    /// Moves the line of each NAPI instance with a queue `q` and a line of its own to the
+    /// `q`-th CPU by distance from the device's node ([`Config::spread_irqs`]): its polls then
+    /// run where its interrupt does, and a device's queues do not all start on one CPU. Done
+    /// at the first open only, so that an affinity set later by a user lasts (it survives the
+    /// lines being freed and requested again). Best effort: a refusal leaves the line as it
+    /// was.
+    #[cfg(CONFIG_SMP)]
+    fn spread_irqs(&self, l: &IrqLines) {
+        // A CPU found online stays online until the affinity is set.
+        // SAFETY: Process context (open); released below.
+        #[cfg(CONFIG_HOTPLUG_CPU)]
+        unsafe {
+            bindings::cpus_read_lock()
+        };
+        for napi in self.napis() {
+            let (Some(q), Some(i)) = (napi.queue(), napi.irq_line()) else {
+                continue;
+            };
+            let Some(line) = l.lines.get(i as usize) else {
+                continue;
+            };
+            // A line that schedules several instances (a single MSI vector) has no one CPU.
+            if self.napis().filter(|n| n.irq_line() == Some(i)).count() > 1 {
+                continue;
+            }
+            // SAFETY: `line.irq` is an interrupt that stays allocated while the device exists
+            // (`IrqLines` invariant).
+            let data = unsafe { bindings::irq_get_irq_data(line.irq) };
+            // A managed line's affinity is the platform's spread, kept across CPU hotplug.
+            // SAFETY: `data` is the live line's, or null.
+            if data.is_null() || unsafe { bindings::irqd_affinity_is_managed(data) } {
+                continue;
+            }
+            // SAFETY: Reads the online CPUs, which the hotplug lock keeps as they are.
+            let cpu = unsafe { bindings::cpumask_local_spread(q, l.node) };
+            if cpu >= crate::cpu::nr_cpu_ids() {
+                continue;
+            }
+            // SAFETY: `line.irq` is allocated (above); `get_cpu_mask()` returns a static mask
+            // of `cpu`, a possible CPU (checked), which `irq_set_affinity()` copies.
+            let _ = unsafe { bindings::irq_set_affinity(line.irq, bindings::get_cpu_mask(cpu)) };
+        }
+        // SAFETY: Taken above.
+        #[cfg(CONFIG_HOTPLUG_CPU)]
+        unsafe {
+            bindings::cpus_read_unlock()
+        };
     }
 }
 
@@ -1545,13 +1656,14 @@ unsafe fn free_lines(lines: &[IrqLine]) {
 
 /// # Safety
 ///
-/// Only the interrupt core calls this, with a cookie that points at an [`IrqLine`] of a live
-/// [`Registration<T>`].
+/// Only the interrupt core calls this, with a cookie that points at an [`IrqLine`] of a device
+/// allocated by [`Registration`] for `T`.
 unsafe extern "C" fn irq_callback<T: Operations>(
     _irq: c_int,
     cookie: *mut c_void,
 ) -> bindings::irqreturn_t {
-    // SAFETY: The cookie is an `IrqLine` of a registration, alive until `free_irq` returned.
+    // SAFETY: The cookie is an `IrqLine` in the private data of a device, alive until
+    // `free_irq` returned (`IrqLines` invariant: the lines are freed before it is dropped).
     let line = unsafe { &*cookie.cast::<IrqLine>() };
     // SAFETY: `line.dev` was allocated by `Registration` for `T`; its private data is
     // initialised before the line is requested and dropped only after it was freed.
@@ -1578,12 +1690,15 @@ impl<T: Operations> Drop for Registration<T> {
             // the `enabled` flags.
             unsafe { napi.disable_unregistered() };
         }
-        // SAFETY: The device is unregistered; our lines, requested with their own addresses as
-        // cookies (type invariant).
-        unsafe {
-            forget_napi_irqs::<T>(raw);
-            free_lines(&self.irqs)
-        };
+        // Unregistering stopped the device, which freed its lines, or `detach` did; a line
+        // still requested here would be a bug, and is freed all the same.
+        let l = &self.device().priv_ref().irqs;
+        // SAFETY: After `unregister_netdev` nothing else reaches `requested` (as above).
+        if unsafe { *l.requested.get() } {
+            // SAFETY: Every line is requested with its own address as the cookie (`IrqLines`
+            // invariant); the device is unregistered, so nothing requests them again.
+            unsafe { free_lines(&l.lines) };
+        }
         // SAFETY: No callback, no poll, no interrupt handler and no service work runs any more,
         // so the private data (`T`, then the NAPI instances with their pools) can be dropped,
         // then the device freed.
@@ -1678,7 +1793,7 @@ impl<T: Operations> OpsTable<T> {
             // private data is initialised until after unregistration; `ndo_open` is called
             // with RTNL held for the whole call.
             let (dev, mut rtnl) = unsafe { (Device::<T>::from_raw(dev), Rtnl::assume_held()) };
-            T::open(dev, &mut rtnl)?;
+            open_locked(dev, &mut rtnl)?;
             if T::HAS_SERVICE {
                 // Runs once RTNL is released.
                 dev.queue_service(0, true);

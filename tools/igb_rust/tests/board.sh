@@ -4,7 +4,8 @@
 # frames sent without a copy, a queue that never stalls under byte queue
 # limits and bursts, `ethtool -K rx off` honoured, hardware counters, the
 # PHY powered down while down and shared with the firmware, a suspend/resume
-# cycle, and a stalled TX ring recovered by the watchdog.
+# cycle, recovery from PCIe errors (AER), and a stalled TX ring recovered by
+# the watchdog.
 
 setup_pair v4only
 mountpoint -q /run/igbt || { mkdir -p /run/igbt && mount -t tmpfs -o size=200m tmpfs /run/igbt; }
@@ -367,6 +368,62 @@ suspend_down() {	# an interface that was down stays down (PHY off), and comes up
 	wait_carrier "$DUT_IF" 1 && ping -c 3 -i 0.2 -W 2 $PEER_IP >/dev/null && [ $rc = 0 ]
 }
 check "suspend/resume while down: stays down with the PHY off, then comes up and pings" suspend_down
+
+# --- PCIe error recovery (AER) ----------------------------------------------
+# QEMU's monitor sets an uncorrectable error in the AER capability of the
+# root port above a NIC, which reports it; the kernel's AER driver then runs
+# the recovery for the devices below the port. (QEMU's 82576 cannot send
+# error messages itself: its Device Control error reporting bits are read
+# only.) A malformed TLP is fatal: error_detected, a reset of the link
+# (secondary bus reset: the NIC loses its state), slot_reset, resume. A
+# completion timeout is non-fatal: the driver goes on without a reset, as C
+# igb does. First on the C igb peer, as a control of the injection, then on
+# igb_rust.
+root_port() { basename "$(readlink -f "/sys/bus/pci/devices/$1/..")"; }
+aer_inject() {	# aer_inject dut|peer PCI ERROR: injects into the NIC's root port, waits for the outcome
+	local rp i qid=rp1
+	[ "$1" = peer ] && qid=rp2
+	rp=$(root_port "$2")
+	kmsg_mark "aer-$1-$3"
+	qmp_aer_inject "$qid" "$3" || { echo "injection refused: $(cat "$OUT/qmp/$QMP_N.done" 2>/dev/null)"; return 1; }
+	for i in $(seq 1 200); do
+		dmesg_since "aer-$1-$3" | grep -q "$rp: AER: device recovery \(successful\|failed\)" && break
+		sleep 0.1
+	done
+	dmesg_since "aer-$1-$3" | grep -q "$rp: AER: device recovery successful" ||
+		{ echo "no recovery:"; dmesg_since "aer-$1-$3" | tail -20; return 1; }
+}
+aer_peer() {
+	aer_inject peer "$PEER" COMP_TIME || return 1
+	wait_carrier "$PEER_IF" 1 $NS && wait_carrier "$DUT_IF" 1 &&
+		ip netns exec $NS ping -c 3 -i 0.2 -W 2 $DUT_IP >/dev/null
+}
+check "control: C igb (peer) recovers from a non-fatal PCIe error (AER), pings" aer_peer
+aer_dut() {	# aer_dut ERROR fatal|non-fatal PORT
+	local r0 log c0
+	r0=$(ethtool_stat reset_count)
+	c0=$(cat /sys/class/net/$DUT_IF/carrier_changes)
+	aer_inject dut "$DUT" "$1" || return 1
+	log=$(dmesg_since "aer-dut-$1")
+	if [ "$2" = fatal ]; then
+		echo "$log" | grep -q "igb_rust $DUT: PCIe error (Frozen): interface detached" ||
+			{ echo "no error_detected (Frozen)"; return 1; }
+		echo "$log" | grep -q "igb_rust $DUT: interface attached after error recovery" ||
+			{ echo "not attached again"; return 1; }
+	else
+		echo "$log" | grep -q "igb_rust $DUT: non-fatal PCIe error: the interface keeps running" ||
+			{ echo "no error_detected (Normal)"; return 1; }
+		[ "$(cat /sys/class/net/$DUT_IF/carrier_changes)" = "$c0" ] ||
+			{ echo "the link went down for a non-fatal error"; return 1; }
+	fi
+	wait_carrier "$DUT_IF" 1 || { echo "no carrier after recovery"; return 1; }
+	[ "$(cat /sys/class/net/$DUT_IF/operstate)" = up ] || { echo "operstate $(cat /sys/class/net/$DUT_IF/operstate)"; return 1; }
+	ping -c 3 -i 0.2 -W 2 $PEER_IP >/dev/null || { echo "no ping after recovery"; return 1; }
+	PORT=$3 bulk tx && PORT=$(($3 + 1)) bulk rx || return 1
+	[ "$(ethtool_stat reset_count)" = "$r0" ] || { echo "the watchdog had to reset the device"; return 1; }
+}
+check "non-fatal PCIe error (AER, completion timeout): keeps running, link kept; 24 MB intact both ways" aer_dut COMP_TIME non-fatal 5040
+check "fatal PCIe error (AER, malformed TLP, link reset): detached, reset, attached; 24 MB intact both ways" aer_dut MALF_TLP fatal 5042
 
 # --- a stalled TX ring: the watchdog recovers --------------------------------
 # Clearing TCTL.EN behind the driver's back (through the BAR in sysfs) stops

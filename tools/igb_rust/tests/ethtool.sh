@@ -167,15 +167,86 @@ check "ethtool -A rx off: reads rx off tx on, CTRL.RFCE clear" \
 ethtool -A "$DUT_IF" tx off 2>/dev/null
 check "ethtool -A tx off: FCRTH cleared, CTRL.TFCE clear" \
 	test "$(pause TX)/$(ctrl_fc)/$(bar_read 0x2168)" = off/0/0/0
-e=$(errno_of ethtool -A "$DUT_IF" autoneg on)
-check "ethtool -A autoneg on -> EINVAL ($e)" sh -c "echo '$e' | grep -q 'Invalid argument'"
-check "the refused change left rx off tx off" test "$(pause RX)/$(pause TX)/$(ctrl_fc)" = off/off/0/0
-check "pause changes kept the link (no carrier change)" \
+check "forced pause changes kept the link (no carrier change)" \
 	test "$(cat /sys/class/net/$DUT_IF/carrier_changes)" = "$carrier0"
 downup
 check "after down/up: rx off tx off kept in CTRL ($(ctrl_fc))" test "$(ctrl_fc)" = 0/0
 ethtool -A "$DUT_IF" rx on tx on 2>/dev/null
 check "ethtool -A rx on tx on: CTRL.RFCE/TFCE set again" test "$(ctrl_fc)" = 1/1
+
+# Negotiated pause: the PHY advertises what is asked for (ANAR PAUSE/ASM_DIR,
+# IEEE 802.3 annex 28B), and the MAC takes what both ends agreed to. QEMU's
+# link partner's abilities (ANLPAR) decide the outcome; the expected one is
+# computed from them.
+anar_fc() { local a; a=$(phy_read 4) || return 1; echo "$(( (a >> 10) & 1 ))/$(( (a >> 11) & 1 ))"; }
+pause_an() {	# pause_an RX TX WANT-ANAR: negotiate, then check the outcome
+	local want_fc lpa sym asym rx=0 tx=0
+	ethtool -A "$DUT_IF" autoneg on rx "$1" tx "$2" || return 1
+	wait_carrier "$DUT_IF" 1 || { echo "no link after renegotiation"; return 1; }
+	sleep 0.5
+	[ "$(pause Autonegotiate)/$(pause RX)/$(pause TX)" = "on/$1/$2" ] || { echo "ethtool -a: $(ethtool -a "$DUT_IF" | tr '\n' ' ')"; return 1; }
+	[ "$(anar_fc)" = "$3" ] || { echo "ANAR pause/asym $(anar_fc), want $3"; return 1; }
+	lpa=$(phy_read 5) || return 1
+	sym=$(( (lpa >> 10) & 1 )); asym=$(( (lpa >> 11) & 1 ))
+	case "$3" in
+	1/0) [ $sym = 1 ] && { rx=1; tx=1; } ;;
+	1/1) if [ $sym = 1 ]; then rx=1; elif [ $asym = 1 ]; then rx=1; fi ;;
+	0/1) [ $sym = 1 ] && [ $asym = 1 ] && tx=1 ;;
+	esac
+	want_fc=$rx/$tx
+	note "partner ANLPAR $(printf %#x "$lpa"): pause $sym asym $asym; CTRL RFCE/TFCE $(ctrl_fc), want $want_fc"
+	[ "$(ctrl_fc)" = "$want_fc" ] && ping -c 3 -i 0.2 -W 2 $PEER_IP >/dev/null
+}
+carrier1=$(cat /sys/class/net/$DUT_IF/carrier_changes)
+check "ethtool -A autoneg on rx on tx on: advertises symmetric pause, CTRL takes the negotiated outcome, pings" \
+	pause_an on on 1/0
+check "the change renegotiated the link (carrier changes $carrier1 -> $(cat /sys/class/net/$DUT_IF/carrier_changes))" \
+	test "$(cat /sys/class/net/$DUT_IF/carrier_changes)" -gt "$carrier1"
+check "ethtool -A autoneg on rx on tx off: advertises symmetric and asymmetric pause" pause_an on off 1/1
+check "ethtool -A autoneg on rx off tx on: advertises asymmetric pause only" pause_an off on 0/1
+ethtool -A "$DUT_IF" autoneg off rx on tx on 2>/dev/null
+check "ethtool -A autoneg off rx on tx on: forced again, CTRL.RFCE/TFCE set" \
+	test "$(pause Autonegotiate)/$(ctrl_fc)" = off/1/1
+# --- advertised link modes (ethtool -s): PHY ANAR and 1000BASE-T control ----
+modes_of() {	# modes_of Supported|Advertised|"Link partner advertised": the listed link modes, sorted
+	ethtool "$DUT_IF" | awk -v k="$1 link modes:" '
+		index($0, k) { on = 1; $0 = substr($0, index($0, k) + length(k)) }
+		on && index($0, ":") { on = 0 }
+		on { for (i = 1; i <= NF; i++) if ($i != "Not" && $i != "reported") print $i }' | sort | tr '\n' ' '
+}
+anar_modes() { local a; a=$(phy_read 4) || return 1; printf '%#x\n' $(( a & 0x1e0 )); }
+gbcr_full() { local g; g=$(phy_read 9) || return 1; echo $(( (g >> 9) & 1 )); }
+all_modes="1000baseT/Full 100baseT/Full 100baseT/Half 10baseT/Full 10baseT/Half "
+check "ethtool: supported and advertised are 10/100 half/full and 1000 full" \
+	test "$(modes_of Supported)|$(modes_of Advertised)" = "$all_modes|$all_modes"
+check "PHY advertises them (ANAR 0x1e0, 1000BASE-T control full)" test "$(anar_modes)/$(gbcr_full)" = 0x1e0/1
+lp=$(modes_of "Link partner advertised")
+note "link partner advertised: ${lp:-nothing}"
+check "the link partner's modes are reported (QEMU's PHY model)" test -n "$lp"
+adv_only() {	# adv_only ETHTOOL-ARGS... -- WANT-MODES WANT-ANAR WANT-GBCR
+	local args=() w
+	while [ "$1" != -- ]; do args+=("$1"); shift; done
+	shift
+	ethtool -s "$DUT_IF" "${args[@]}" || return 1
+	wait_carrier "$DUT_IF" 1 || { echo "no link after renegotiation"; return 1; }
+	w="$(modes_of Advertised)|$(anar_modes)/$(gbcr_full)"
+	[ "$w" = "$1|$2/$3" ] || { echo "got $w, want $1|$2/$3"; return 1; }
+	ping -c 3 -i 0.2 -W 2 $PEER_IP >/dev/null || { echo "no ping"; return 1; }
+}
+check "ethtool -s advertise 0x008: only 100baseT/Full advertised (ANAR 0x100, no 1000), link back, pings" \
+	adv_only advertise 0x008 -- "100baseT/Full " 0x100 0
+check "ethtool -s speed 10 duplex half autoneg on: the core picks 10baseT/Half (ANAR 0x20)" \
+	adv_only speed 10 duplex half autoneg on -- "10baseT/Half " 0x20 0
+downup
+check "after down/up: still 10baseT/Half only" test "$(modes_of Advertised)|$(anar_modes)/$(gbcr_full)" = "10baseT/Half |0x20/0"
+e=$(errno_of ethtool -s "$DUT_IF" advertise 0x1000)
+check "ethtool -s advertise 10000baseT/Full -> EINVAL ($e)" sh -c "echo '$e' | grep -q 'Invalid argument'"
+e=$(errno_of ethtool -s "$DUT_IF" autoneg off speed 100 duplex full)
+check "ethtool -s autoneg off -> EINVAL ($e)" sh -c "echo '$e' | grep -q 'Invalid argument'"
+check "the refused changes left 10baseT/Half (ANAR 0x20)" test "$(modes_of Advertised)|$(anar_modes)" = "10baseT/Half |0x20"
+check "ethtool -s advertise 0x02f: every mode again, 1000 full included" \
+	adv_only advertise 0x02f -- "$all_modes" 0x1e0 1
+
 st=$(ethtool -I -a "$DUT_IF" 2>&1)
 check "ethtool -I -a reports pause frame counters" \
 	sh -c "echo '$st' | grep -q 'tx_pause_frames' && echo '$st' | grep -q 'rx_pause_frames'"

@@ -37,7 +37,42 @@ queue_affinity() {
 	note "queue vectors: $n${bad:+;$bad}"
 	[ "$n" -ge 1 ] && [ -z "$bad" ]
 }
+# The lines are requested while the interface is up, as C drivers do. udev
+# may rename the interface just after the probe: let it finish first.
+udevadm settle -t 120 2>/dev/null
+DUT_IF=$(netdev_of "$DUT")
+check "ifup $DUT_IF" ip link set "$DUT_IF" up
 check "each queue's interrupt is on a CPU of its own (queue q on CPU q)" queue_affinity
+irq_names() {	# irq_names IF: vector 0 named IF, vector q + 1 IF-TxRx-q
+	local irq v cnt name want bad="" n=0
+	while read -r irq v cnt name; do
+		want=$1
+		[ "$v" -ge 1 ] && want=$1-TxRx-$((v - 1))
+		n=$((n + 1))
+		[ "$name" = "$want" ] || bad+=" vector $v: '$name', want '$want';"
+	done < <(msix_vectors "$DUT")
+	[ "$n" -ge 2 ] && [ -z "$bad" ] || { echo "$n vectors:$bad"; return 1; }
+}
+no_irq_names() {	# no handler on any line of the DUT
+	local names
+	names=$(msix_vectors "$DUT" | awk '$4 != ""')
+	[ -z "$names" ] || { echo "still requested: $names"; return 1; }
+}
+irq_renamed() {	# renamed while down, the lines take the new name at the next ifup
+	ip link set "$DUT_IF" down && no_irq_names || return 1
+	ip link set "$DUT_IF" name igbr0 && ip link set igbr0 up || return 1
+	irq_names igbr0; local rc=$?
+	# udev may have given the renamed interface its old name as an altname.
+	udevadm settle -t 30 2>/dev/null
+	ip link set igbr0 down || return 1
+	ip link property del dev igbr0 altname "$DUT_IF" 2>/dev/null
+	ip link set igbr0 name "$DUT_IF" && ip link set "$DUT_IF" up || return 1
+	[ $rc = 0 ] && irq_names "$DUT_IF"
+}
+check "interrupts named after the interface: $DUT_IF, $DUT_IF-TxRx-<q>" irq_names "$DUT_IF"
+check "lines freed on ifdown; renamed while down, named after the new name on ifup" irq_renamed
+ifdown_frees() { ip link set "$DUT_IF" down && no_irq_names; }
+check "ifdown frees every line" ifdown_frees
 
 check "rmmod igb_rust" rmmod igb_rust
 check "DUT unbound after rmmod" test "$(driver_of "$DUT")" = none

@@ -61,9 +61,10 @@ pub trait Driver {
         Ok(())
     }
 
-    /// System sleep: called once the function is powered up again, before the interface is
-    /// attached (and opened, if it was up); e.g. to reset the device, whose state may be lost.
-    /// On error the interface stays detached.
+    /// System sleep and error recovery: called once the function is powered up again, or its
+    /// link was reset after an error (`slot_reset`), before the interface is attached (and
+    /// opened, if it was up); e.g. to reset the device, whose state may be lost. On error the
+    /// interface stays detached (after an error, the device is given up).
     fn resume(pdev: &pci::Device<Core<'_>>, dev: &Device<Self::Net<'_>>) -> Result {
         let _ = (pdev, dev);
         Ok(())
@@ -107,8 +108,8 @@ pub struct Registered(());
 impl<'bound, T: Operations + 'bound> Registrar<'bound, '_, T> {
     /// Allocates the function's interrupts: between `min_msix` and `max_msix` MSI-X vectors;
     /// if the function or the system cannot give that many, one MSI vector; failing that, the
-    /// INTx line. [`Registrar::register`] then requests a handler on each. Fails with `EBUSY`
-    /// if called again.
+    /// INTx line. The interface requests a handler on each while it is open. Fails with
+    /// `EBUSY` if called again.
     pub fn alloc_irqs(&mut self, min_msix: u32, max_msix: u32) -> Result<Interrupts> {
         if self.vectors.is_some() {
             return Err(EBUSY);
@@ -134,10 +135,10 @@ impl<'bound, T: Operations + 'bound> Registrar<'bound, '_, T> {
     }
 
     /// Allocates the interface with `napis` NAPI instances made by `napi_init(i)`, initialises
-    /// its private data with `init`, requests a handler on each interrupt from
-    /// [`Registrar::alloc_irqs`] (calling [`Operations::handle_irq`] with the vector's index)
-    /// and registers the interface with `config`. Everything is undone when the function is
-    /// unbound.
+    /// its private data with `init` and registers the interface with `config`. While it is
+    /// open, a handler calling [`Operations::handle_irq`] with the vector's index is requested
+    /// on each interrupt from [`Registrar::alloc_irqs`]. Everything is undone when the
+    /// function is unbound.
     pub fn register<I>(
         self,
         txqs: u32,
@@ -198,6 +199,7 @@ impl<D: Driver> pci::Driver for Adapter<D> {
 
     const HAS_SHUTDOWN: bool = true;
     const HAS_PM: bool = true;
+    const HAS_ERR_HANDLER: bool = true;
 
     const ID_TABLE: pci::IdTable<Self::IdInfo> = D::ID_TABLE;
 
@@ -261,5 +263,65 @@ impl<D: Driver> pci::Driver for Adapter<D> {
     ) -> Result {
         D::resume(pdev, this.reg.device())?;
         this.reg.attach()
+    }
+
+    /// After a non-fatal error the device still works: it goes on, as C network drivers do
+    /// (a reset would cost the link and every queued frame). Otherwise the interface is
+    /// detached, as for system sleep, and a reset asked for.
+    fn error_detected<'bound>(
+        pdev: &'bound pci::Device<Core<'_>>,
+        this: Pin<&Self::Data<'bound>>,
+        state: pci::ChannelState,
+    ) -> pci::ErsResult {
+        if state == pci::ChannelState::Normal {
+            dev_warn!(
+                pdev.as_ref(),
+                "non-fatal PCIe error: the interface keeps running\n"
+            );
+            return pci::ErsResult::CanRecover;
+        }
+        dev_warn!(
+            pdev.as_ref(),
+            "PCIe error ({:?}): interface detached\n",
+            state
+        );
+        this.reg.detach();
+        match state {
+            pci::ChannelState::PermFailure => pci::ErsResult::Disconnect,
+            _ => pci::ErsResult::NeedReset,
+        }
+    }
+
+    /// Sets the function up again after the reset, as after system sleep
+    /// ([`Driver::resume`]); the interface is attached in `error_resume`.
+    fn slot_reset<'bound>(
+        pdev: &'bound pci::Device<Core<'_>>,
+        this: Pin<&Self::Data<'bound>>,
+    ) -> pci::ErsResult {
+        pdev.restore_state();
+        pdev.save_state();
+        pdev.set_master();
+        match D::resume(pdev, this.reg.device()) {
+            Ok(()) => pci::ErsResult::Recovered,
+            Err(e) => {
+                dev_err!(pdev.as_ref(), "no recovery after the reset: {:?}\n", e);
+                pci::ErsResult::Disconnect
+            }
+        }
+    }
+
+    fn error_resume<'bound>(pdev: &'bound pci::Device<Core<'_>>, this: Pin<&Self::Data<'bound>>) {
+        // Still attached after a non-fatal error.
+        if this.reg.device().is_present() {
+            return;
+        }
+        match this.reg.attach() {
+            Ok(()) => dev_info!(pdev.as_ref(), "interface attached after error recovery\n"),
+            Err(e) => dev_err!(
+                pdev.as_ref(),
+                "interface stays detached after error recovery: {:?}\n",
+                e
+            ),
+        }
     }
 }

@@ -303,8 +303,41 @@ pub(crate) fn set_rar0(bar: &Bar0<'_>, mac: &MacAddr) -> Result {
     Ok(())
 }
 
-/// PHY register 0 (BMCR) value that restarts autonegotiation, advertising 1000 full duplex.
+/// PHY register 0 (BMCR) value that restarts autonegotiation (speed and duplex bits as the
+/// 1000 Mb/s full duplex the PHY resolves to when autonegotiation is off).
 const BMCR_AUTONEG_RESTART: u32 = (1 << 12) | (1 << 9) | (1 << 8) | (1 << 6);
+
+/// IEEE 802.3 clause 22 PHY registers.
+const PHY_BMSR: u32 = 1;
+const PHY_ANAR: u32 = 4;
+const PHY_ANLPAR: u32 = 5;
+const PHY_GBCR: u32 = 9;
+const PHY_GBSR: u32 = 10;
+/// BMSR: autonegotiation complete.
+const BMSR_ANEG_DONE: u16 = 1 << 5;
+/// ANAR/ANLPAR: 10BASE-T half and full, 100BASE-TX half and full, symmetric and asymmetric
+/// pause; the selector field says IEEE 802.3.
+pub(crate) const AN_10HALF: u16 = 1 << 5;
+pub(crate) const AN_10FULL: u16 = 1 << 6;
+pub(crate) const AN_100HALF: u16 = 1 << 7;
+pub(crate) const AN_100FULL: u16 = 1 << 8;
+pub(crate) const AN_PAUSE: u16 = 1 << 10;
+pub(crate) const AN_ASYM_PAUSE: u16 = 1 << 11;
+const AN_SELECTOR_8023: u16 = 0x01;
+/// GBCR: advertise 1000BASE-T full and half duplex.
+const GBCR_1000FULL: u16 = 1 << 9;
+const GBCR_1000HALF: u16 = 1 << 8;
+/// GBSR: the link partner can do 1000BASE-T full, half duplex.
+pub(crate) const GBSR_LP_1000FULL: u16 = 1 << 11;
+pub(crate) const GBSR_LP_1000HALF: u16 = 1 << 10;
+
+/// What the PHY advertises: ANAR's ability bits (`AN_*`) and 1000BASE-T full duplex (the
+/// MAC does not do 1000 half duplex).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Advert {
+    pub(crate) anar: u16,
+    pub(crate) gig_full: bool,
+}
 
 /// Address of the 82576's internal PHY on its MDIO bus.
 const PHY_ADDR: u32 = 1;
@@ -330,12 +363,6 @@ fn mdic(bar: &Bar0<'_>, reg: u32, write: Option<u32>) -> Result<u16> {
     }
     // The field is 16 bits wide, so this cannot truncate.
     Ok(done.data().get() as u16)
-}
-
-/// Writes PHY register `reg` through MDIC and waits for completion.
-pub(crate) fn phy_write(bar: &Bar0<'_>, reg: u32, val: u32) -> Result {
-    let _phy = SwFwLock::acquire(bar, Shared::Phy)?;
-    mdic(bar, reg, Some(val)).map(|_| ())
 }
 
 /// PHY register 0 (BMCR) bit that powers the PHY down.
@@ -365,11 +392,33 @@ pub(crate) fn phy_power(bar: &Bar0<'_>, up: bool) -> Result {
     Ok(())
 }
 
-/// Starts link negotiation: the link comes up later and is reported by a link status change
-/// interrupt.
-pub(crate) fn start_link(bar: &Bar0<'_>) -> Result {
+/// Starts link negotiation, advertising `adv`: the link comes up later and is reported by a
+/// link status change interrupt.
+pub(crate) fn start_link(bar: &Bar0<'_>, adv: Advert) -> Result {
     bar.update(regs::CTRL, |c| c.with_slu(true));
-    phy_write(bar, 0, BMCR_AUTONEG_RESTART)
+    let _phy = SwFwLock::acquire(bar, Shared::Phy)?;
+    mdic(bar, PHY_ANAR, Some(u32::from(adv.anar | AN_SELECTOR_8023)))?;
+    // Read-modify-write: the master/slave bits keep their values.
+    let gbcr = mdic(bar, PHY_GBCR, None)? & !(GBCR_1000FULL | GBCR_1000HALF);
+    let gbcr = if adv.gig_full {
+        gbcr | GBCR_1000FULL
+    } else {
+        gbcr
+    };
+    mdic(bar, PHY_GBCR, Some(u32::from(gbcr)))?;
+    mdic(bar, 0, Some(BMCR_AUTONEG_RESTART)).map(|_| ())
+}
+
+/// What the link partner advertised (ANLPAR and GBSR), once autonegotiation completed.
+pub(crate) fn link_partner(bar: &Bar0<'_>) -> Result<Option<(u16, u16)>> {
+    let _phy = SwFwLock::acquire(bar, Shared::Phy)?;
+    if mdic(bar, PHY_BMSR, None)? & BMSR_ANEG_DONE == 0 {
+        return Ok(None);
+    }
+    Ok(Some((
+        mdic(bar, PHY_ANLPAR, None)?,
+        mdic(bar, PHY_GBSR, None)?,
+    )))
 }
 
 /// Whether the link runs full duplex, as the MAC reports it.

@@ -158,7 +158,6 @@ impl netdev::pci::Driver for IgbDriver {
             features: FEATURES | FIXED_FEATURES,
             real_tx_queues: nq,
             real_rx_queues: nq,
-            irq_name: c"igb_rust",
             spread_irqs: true,
             stats_count: net::stats_count(nq),
             xdp_features: xdp::Features::BASIC

@@ -8,8 +8,8 @@ use kernel::{
     irq::IrqReturn,
     net::{
         ethtool::{
-            self, Channels, Coalesce, DrvInfo, FlowType, LinkSettings, Pause, PauseStats,
-            RingSizes, Ringparam, StringSet, StringWriter, Tunable,
+            self, Channels, Coalesce, DrvInfo, FlowType, LinkModes, LinkRequest, LinkSettings,
+            Pause, PauseStats, RingSizes, Ringparam, StringSet, StringWriter, Tunable,
         },
         napi::Napi,
         netdev::{
@@ -119,6 +119,35 @@ const FIELDS_SDFN: u32 = FIELDS_SD | ethtool::RXH_L4_B_0_1 | ethtool::RXH_L4_B_2
 const PAUSE_RX: u32 = 1 << 0;
 /// Pause frames sent (`ethtool -A tx`).
 const PAUSE_TX: u32 = 1 << 1;
+/// Pause frames as negotiated with the link partner, who must agree to [`PAUSE_RX`] and
+/// [`PAUSE_TX`] (`ethtool -A autoneg on`).
+const PAUSE_AUTONEG: u32 = 1 << 2;
+
+/// The link modes the copper PHY and the MAC can do, in the order of their `AN_*` bits
+/// (`hw::Advert`), with their ethtool link modes.
+const LINK_MODES: [(u16, u32); 4] = [
+    (hw::AN_10HALF, ethtool::LINK_MODE_10BASET_HALF),
+    (hw::AN_10FULL, ethtool::LINK_MODE_10BASET_FULL),
+    (hw::AN_100HALF, ethtool::LINK_MODE_100BASET_HALF),
+    (hw::AN_100FULL, ethtool::LINK_MODE_100BASET_FULL),
+];
+/// What `ethtool DEV` lists as supported: the speed and duplex modes, 1000 Mb/s full duplex
+/// included, autonegotiation, twisted pair and pause.
+const SUPPORTED_MODES: LinkModes = LinkModes::EMPTY
+    .with(ethtool::LINK_MODE_10BASET_HALF)
+    .with(ethtool::LINK_MODE_10BASET_FULL)
+    .with(ethtool::LINK_MODE_100BASET_HALF)
+    .with(ethtool::LINK_MODE_100BASET_FULL)
+    .with(ethtool::LINK_MODE_1000BASET_FULL)
+    .with(ethtool::LINK_MODE_AUTONEG)
+    .with(ethtool::LINK_MODE_TP)
+    .with(ethtool::LINK_MODE_PAUSE)
+    .with(ethtool::LINK_MODE_ASYM_PAUSE);
+/// `IgbNet::advertise`: 1000 Mb/s full duplex.
+const ADVERTISE_1000FULL: u32 = 1 << 16;
+/// `IgbNet::advertise` at probe: every mode.
+const ADVERTISE_ALL: u32 =
+    (hw::AN_10HALF | hw::AN_10FULL | hw::AN_100HALF | hw::AN_100FULL) as u32 | ADVERTISE_1000FULL;
 /// Pause time sent in XOFF frames, in slot times: the longest, as the C driver uses.
 const PAUSE_TIME: u32 = 0xffff;
 
@@ -252,8 +281,12 @@ pub(crate) struct IgbNet<'bound> {
     pub(crate) itr_gen: Atomic<u32>,
     /// The queue vectors' interval follows the traffic (`adaptive-rx`, DIM).
     pub(crate) adaptive_rx: Atomic<bool>,
-    /// Pause frame settings: [`PAUSE_RX`], [`PAUSE_TX`].
+    /// Pause frame settings: [`PAUSE_RX`], [`PAUSE_TX`], [`PAUSE_AUTONEG`].
     pause: Atomic<u32>,
+    /// The speed and duplex modes the PHY advertises (`ethtool -s advertise`): ANAR's
+    /// `hw::AN_*` bits, and bit 0 of the upper half for 1000 Mb/s full duplex. Only changed
+    /// under RTNL.
+    advertise: Atomic<u32>,
     /// Which L4 ports RSS hashes: [`HASH_TCP4`], [`HASH_UDP4`], [`HASH_TCP6`], [`HASH_UDP6`].
     l4_hash: Atomic<u32>,
     /// RSS key and redirection table (`ethtool -x`/`-X`).
@@ -337,6 +370,7 @@ impl<'bound> IgbNet<'bound> {
             itr_gen: Atomic::new(0),
             adaptive_rx: Atomic::new(false),
             pause: Atomic::new(PAUSE_RX | PAUSE_TX),
+            advertise: Atomic::new(ADVERTISE_ALL),
             l4_hash: Atomic::new(DEFAULT_L4_HASH),
             rss <- new_mutex!(rss, "igb_rust_rss"),
             vlans <- new_mutex!([0; VFTA_WORDS], "igb_rust_vlans"),
@@ -367,15 +401,71 @@ impl<'bound> IgbNet<'bound> {
         r
     }
 
-    /// Programs flow control from `pause`: pause frames honoured and/or sent, with the
-    /// receive buffer thresholds that trigger XOFF and XON.
-    ///
-    /// Autonegotiation completing sets CTRL.RFCE/TFCE to what it resolved, so this runs again
-    /// on every link up to keep the forced setting.
-    pub(crate) fn configure_fc(&self) -> Result {
-        let bar = &self.hw.bar;
+    /// Restarts autonegotiation with what [`IgbNet::advert`] says now. The link goes down and
+    /// comes back, reported by the link status interrupt; flow control is settled again then.
+    fn renegotiate(&self, dev: &netdev::Device<Self>) -> Result {
+        dev.carrier_off();
+        hw::start_link(&self.hw.bar, self.advert())
+    }
+
+    /// What the PHY advertises: the speed and duplex modes of `advertise`, and the pause
+    /// abilities that ask for `pause`'s directions (IEEE 802.3 annex 28B: both directions is
+    /// symmetric pause; receive only, symmetric and asymmetric; send only, asymmetric).
+    pub(crate) fn advert(&self) -> hw::Advert {
+        let adv = self.advertise.load(Relaxed);
+        let pause = self.pause.load(Relaxed);
+        let fc = match (pause & PAUSE_RX != 0, pause & PAUSE_TX != 0) {
+            (true, true) => hw::AN_PAUSE,
+            (true, false) => hw::AN_PAUSE | hw::AN_ASYM_PAUSE,
+            (false, true) => hw::AN_ASYM_PAUSE,
+            (false, false) => 0,
+        };
+        hw::Advert {
+            // The mask keeps the ANAR bits: this cannot truncate.
+            anar: (adv & 0xffff) as u16 | fc,
+            gig_full: adv & ADVERTISE_1000FULL != 0,
+        }
+    }
+
+    /// The pause directions in use: the forced ones, or, with `ethtool -A autoneg on`, what
+    /// the link partner agreed to (IEEE 802.3 table 28B-3); none before autonegotiation
+    /// completed, and none at half duplex.
+    fn resolve_fc(&self) -> Result<(bool, bool)> {
         let pause = self.pause.load(Relaxed);
         let (rx, tx) = (pause & PAUSE_RX != 0, pause & PAUSE_TX != 0);
+        if pause & PAUSE_AUTONEG == 0 {
+            return Ok((rx, tx));
+        }
+        let bar = &self.hw.bar;
+        if !hw::link_up(bar) || !hw::link_full_duplex(bar) {
+            return Ok((false, false));
+        }
+        let Some((lpa, _)) = hw::link_partner(bar)? else {
+            return Ok((false, false));
+        };
+        let ours = self.advert().anar;
+        let sym = |a: u16| a & hw::AN_PAUSE != 0;
+        let asym = |a: u16| a & hw::AN_ASYM_PAUSE != 0;
+        Ok(if sym(ours) && sym(lpa) {
+            // Both can pause symmetrically; receive only if that is all we asked for.
+            (true, tx)
+        } else if !sym(ours) && asym(ours) && sym(lpa) && asym(lpa) {
+            (false, true)
+        } else if sym(ours) && asym(ours) && !sym(lpa) && asym(lpa) {
+            (true, false)
+        } else {
+            (false, false)
+        })
+    }
+
+    /// Programs flow control: pause frames honoured and/or sent as [`IgbNet::resolve_fc`]
+    /// says, with the receive buffer thresholds that trigger XOFF and XON.
+    ///
+    /// Autonegotiation completing sets CTRL.RFCE/TFCE to what the MAC resolved, so this runs
+    /// again on every link up to keep the forced setting or apply the negotiated one.
+    pub(crate) fn configure_fc(&self) -> Result {
+        let bar = &self.hw.bar;
+        let (rx, tx) = self.resolve_fc()?;
         // Where pause frames go and what they look like (IEEE 802.3x).
         bar.write_reg(regs::FCAL::zeroed().with_addr(0x00c2_8001u32));
         bar.write_reg(regs::FCAH::zeroed().try_with_addr(0x0100u32)?);
@@ -763,7 +853,7 @@ impl<'bound> IgbNet<'bound> {
             dev.carrier_on();
         } else {
             dev.carrier_off();
-            hw::start_link(bar)?;
+            hw::start_link(bar, self.advert())?;
         }
         Ok(())
     }
@@ -1301,20 +1391,88 @@ impl<'bound> ethtool::Operations for IgbNet<'bound> {
     fn get_link_ksettings(dev: &netdev::Device<Self>) -> Result<LinkSettings> {
         let bar = &dev.data().hw.bar;
         let up = dev.carrier_ok() && hw::link_up(bar);
+        let adv = dev.data().advert();
+        let mut advertising = LinkModes::EMPTY
+            .with(ethtool::LINK_MODE_AUTONEG)
+            .with(ethtool::LINK_MODE_TP);
+        let mut lp_advertising = LinkModes::EMPTY;
+        let partner = if up { hw::link_partner(bar)? } else { None };
+        for (bit, mode) in LINK_MODES {
+            if adv.anar & bit != 0 {
+                advertising = advertising.with(mode);
+            }
+            if partner.is_some_and(|(lpa, _)| lpa & bit != 0) {
+                lp_advertising = lp_advertising.with(mode);
+            }
+        }
+        if adv.gig_full {
+            advertising = advertising.with(ethtool::LINK_MODE_1000BASET_FULL);
+        }
+        for (bit, mode) in [
+            (hw::AN_PAUSE, ethtool::LINK_MODE_PAUSE),
+            (hw::AN_ASYM_PAUSE, ethtool::LINK_MODE_ASYM_PAUSE),
+        ] {
+            if adv.anar & bit != 0 {
+                advertising = advertising.with(mode);
+            }
+            if partner.is_some_and(|(lpa, _)| lpa & bit != 0) {
+                lp_advertising = lp_advertising.with(mode);
+            }
+        }
+        if let Some((_, gbsr)) = partner {
+            if gbsr & hw::GBSR_LP_1000FULL != 0 {
+                lp_advertising = lp_advertising.with(ethtool::LINK_MODE_1000BASET_FULL);
+            }
+            if gbsr & hw::GBSR_LP_1000HALF != 0 {
+                lp_advertising = lp_advertising.with(ethtool::LINK_MODE_1000BASET_HALF);
+            }
+            lp_advertising = lp_advertising.with(ethtool::LINK_MODE_AUTONEG);
+        }
         Ok(LinkSettings {
             speed: up.then(|| hw::link_speed(bar)),
             full_duplex: !up || hw::link_full_duplex(bar),
             autoneg: true,
-            modes: &[
-                ethtool::LINK_MODE_10BASET_HALF,
-                ethtool::LINK_MODE_10BASET_FULL,
-                ethtool::LINK_MODE_100BASET_HALF,
-                ethtool::LINK_MODE_100BASET_FULL,
-                ethtool::LINK_MODE_1000BASET_FULL,
-                ethtool::LINK_MODE_AUTONEG,
-                ethtool::LINK_MODE_TP,
-            ],
+            supported: SUPPORTED_MODES,
+            advertising,
+            lp_advertising,
         })
+    }
+
+    fn set_link_ksettings(dev: &netdev::Device<Self>, req: LinkRequest) -> Result {
+        let this = dev.data();
+        if !req.autoneg {
+            dev_err!(
+                this.hw.pdev,
+                "{}: only autonegotiation is supported; choose modes with advertise\n",
+                dev.name()
+            );
+            return Err(EINVAL);
+        }
+        // Pause and the port are not speed modes: the user changes them with -A, or cannot.
+        let asked = req.advertising;
+        let any_speed = LINK_MODES.iter().any(|(_, m)| asked.contains(*m))
+            || asked.contains(ethtool::LINK_MODE_1000BASET_FULL);
+        if !asked.is_subset(&SUPPORTED_MODES) || !any_speed {
+            dev_err!(
+                this.hw.pdev,
+                "{}: advertised modes must be among 10/100 half/full and 1000 full, at least one\n",
+                dev.name()
+            );
+            return Err(EINVAL);
+        }
+        let mut adv = 0u32;
+        for (bit, mode) in LINK_MODES {
+            if asked.contains(mode) {
+                adv |= u32::from(bit);
+            }
+        }
+        if asked.contains(ethtool::LINK_MODE_1000BASET_FULL) {
+            adv |= ADVERTISE_1000FULL;
+        }
+        if this.advertise.xchg(adv, Relaxed) != adv && dev.is_running() {
+            this.renegotiate(dev)?;
+        }
+        Ok(())
     }
 
     fn get_tunable(dev: &netdev::Device<Self>, tunable: Tunable) -> Result<u32> {
@@ -1404,7 +1562,7 @@ impl<'bound> ethtool::Operations for IgbNet<'bound> {
     fn get_pauseparam(dev: &netdev::Device<Self>) -> Pause {
         let pause = dev.data().pause.load(Relaxed);
         Pause {
-            autoneg: false,
+            autoneg: pause & PAUSE_AUTONEG != 0,
             rx: pause & PAUSE_RX != 0,
             tx: pause & PAUSE_TX != 0,
         }
@@ -1412,19 +1570,19 @@ impl<'bound> ethtool::Operations for IgbNet<'bound> {
 
     fn set_pauseparam(dev: &netdev::Device<Self>, p: Pause) -> Result {
         let this = dev.data();
-        if p.autoneg {
-            // The PHY does not advertise pause: only forced settings.
-            dev_err!(
-                this.hw.pdev,
-                "{}: pause autonegotiation is not supported; set rx/tx with autoneg off\n",
-                dev.name()
-            );
-            return Err(EINVAL);
-        }
-        let bits = if p.rx { PAUSE_RX } else { 0 } | if p.tx { PAUSE_TX } else { 0 };
-        this.pause.store(bits, Relaxed);
+        let bits = if p.rx { PAUSE_RX } else { 0 }
+            | if p.tx { PAUSE_TX } else { 0 }
+            | if p.autoneg { PAUSE_AUTONEG } else { 0 };
+        let before = this.advert();
+        let old = this.pause.xchg(bits, Relaxed);
         if dev.is_running() {
-            this.configure_fc()?;
+            if p.autoneg && (old & PAUSE_AUTONEG == 0 || this.advert() != before) {
+                // The partner must learn what we ask for: negotiate again.
+                this.renegotiate(dev)?;
+            } else {
+                // Forced (or the same negotiation): the MAC takes it at once.
+                this.configure_fc()?;
+            }
         }
         Ok(())
     }
