@@ -24,10 +24,13 @@ HMP_ALLOWED = re.compile(r"pcie_aer_inject_error (-c )?(dut|peer|rp1|rp2) [A-Z_]
 
 
 def allowed(cmd):
+    if not isinstance(cmd, dict):
+        return False
     if cmd.get("execute") in ALLOWED:
         return True
-    if cmd.get("execute") == "human-monitor-command":
-        line = (cmd.get("arguments") or {}).get("command-line", "")
+    args = cmd.get("arguments")
+    if cmd.get("execute") == "human-monitor-command" and isinstance(args, dict):
+        line = args.get("command-line", "")
         return isinstance(line, str) and HMP_ALLOWED.fullmatch(line) is not None
     return False
 

@@ -215,15 +215,15 @@ pub struct LinkSettings {
     pub lp_advertising: LinkModes,
 }
 
-/// A change of the link settings (`ethtool -s`): the current settings with the user's changes
-/// applied.
+/// A change of the link settings (`ethtool -s`): over netlink, the current settings with the
+/// user's changes applied; through the ioctl, the settings the user passed whole.
 #[derive(Clone, Copy, Debug)]
 pub struct LinkRequest {
     /// Autonegotiation on.
     pub autoneg: bool,
-    /// Forced speed in Mb/s (with autonegotiation off), `None` if not given.
+    /// Speed in Mb/s to force with autonegotiation off, `None` if unknown.
     pub speed: Option<u32>,
-    /// Forced duplex (with autonegotiation off), `None` if not given.
+    /// Duplex to force with autonegotiation off, `None` if unknown.
     pub full_duplex: Option<bool>,
     /// Link modes to advertise (with autonegotiation on).
     pub advertising: LinkModes,
@@ -455,8 +455,9 @@ pub trait Operations: netdev::Operations {
     }
 
     /// Changes the link settings (`ethtool -s`). `EINVAL` for settings the device cannot do,
-    /// changing nothing. Requests to change the port or MDI-X are refused before this is
-    /// called (`EINVAL`, `EOPNOTSUPP`).
+    /// changing nothing. Requests to change the port, the PHY address or MDI-X are refused
+    /// before this is called (`EINVAL`, `EOPNOTSUPP`). Installed only with
+    /// [`Operations::get_link_ksettings`].
     fn set_link_ksettings(_dev: &Device<Self>, _request: LinkRequest) -> Result {
         build_error!(VTABLE_DEFAULT_ERROR)
     }
@@ -613,7 +614,8 @@ impl<T: Operations> Adapter<T> {
         } else {
             None
         },
-        // The core reads the current settings before it calls `set_link_ksettings`.
+        // A driver that can change the settings must be able to report them: the netlink path
+        // reads them first, and users read them to build an ioctl request.
         set_link_ksettings: if T::HAS_SET_LINK_KSETTINGS && T::HAS_GET_LINK_KSETTINGS {
             Some(Self::set_link_ksettings)
         } else {
@@ -882,9 +884,13 @@ impl<T: Operations> Adapter<T> {
         from_result(|| {
             // SAFETY: As in `get_link_ksettings`; only read.
             let (d, ks) = unsafe { (Self::dev(dev), &*ks) };
-            // `get_link_ksettings` reports a twisted-pair port without MDI-X control: only a
-            // change of either shows here.
-            if u32::from(ks.base.port) != bindings::PORT_TP {
+            // `get_link_ksettings` reports a twisted-pair port at PHY address 0 without MDI-X
+            // control: only a change of one of them shows here, as does a bad autoneg value
+            // through the ioctl.
+            if u32::from(ks.base.port) != bindings::PORT_TP
+                || ks.base.phy_address != 0
+                || ks.base.autoneg > 1
+            {
                 return Err(EINVAL);
             }
             if ks.base.eth_tp_mdix_ctrl != 0 {

@@ -472,7 +472,7 @@ impl RxMode<'_> {
 /// # Invariants
 ///
 /// - `napis` is never resized after the device is registered; `stats_count` only changes under
-///   RTNL.
+///   RTNL; `reg_detached` is only accessed under RTNL or with exclusive access.
 /// - `netdev` is the net_device whose private area this is.
 /// - `service` is initialised, with [`service_callback::<T>`] as its function when `T` has
 ///   [`Operations::service`], and is disabled and drained before `data` is dropped.
@@ -486,6 +486,9 @@ struct Priv<T: Operations> {
     stats_count: Atomic<u32>,
     /// The interrupt lines, requested while the device is open.
     irqs: IrqLines,
+    /// [`Registration::detach`] detached the device (and stopped it if it was up) and
+    /// [`Registration::attach`] has not attached it since. Only accessed under RTNL.
+    reg_detached: UnsafeCell<bool>,
     /// Dropped first: the driver's data may refer to the instances' work.
     data: T,
     /// The NAPI instances, owned here so that none outlives the device.
@@ -1052,6 +1055,8 @@ struct IrqLine {
 ///   otherwise none is.
 /// - `lines` is never resized after the device is allocated, and its lines are interrupts of
 ///   the device's parent that stay allocated until the registration is dropped.
+/// - No line is requested when the private data is dropped (unregistering stopped the device,
+///   or `Registration::detach` did, and `Registration`'s drop frees what would be left).
 struct IrqLines {
     lines: KVec<IrqLine>,
     shared: bool,
@@ -1227,6 +1232,7 @@ impl<T: Operations> Registration<T> {
                 requested: UnsafeCell::new(false),
                 spread_done: UnsafeCell::new(false),
             });
+            (&raw mut (*priv_ptr).reg_detached).write(UnsafeCell::new(false));
             (&raw mut (*priv_ptr).napis).write(instances);
             (&raw mut (*priv_ptr).netdev).write(raw);
             init_service::<T>((&raw mut (*priv_ptr).service).cast());
@@ -1353,9 +1359,12 @@ impl<T: Operations> Registration<T> {
         {
             // SAFETY: Held until after the token is dropped at the end of this block.
             let mut rtnl = unsafe { Rtnl::assume_held() };
-            if dev.is_present() {
+            // SAFETY: RTNL is held (`Priv` invariant).
+            let detached = unsafe { &mut *dev.priv_ref().reg_detached.get() };
+            if !*detached {
                 // SAFETY: The device is registered (type invariant); RTNL is held.
                 unsafe { bindings::netif_device_detach(dev.as_raw()) };
+                *detached = true;
                 if dev.is_running() {
                     if let Err(e) = stop_locked(dev, &mut rtnl) {
                         pr_warn!("{}: stop before detach failed: {:?}\n", dev.name(), e);
@@ -1379,11 +1388,14 @@ impl<T: Operations> Registration<T> {
             // SAFETY: Held until after the token is dropped at the end of this block.
             let mut rtnl = unsafe { Rtnl::assume_held() };
             let mut r = Ok(());
-            if !dev.is_present() {
+            // SAFETY: RTNL is held (`Priv` invariant); no other reference to the flag is live.
+            if unsafe { *dev.priv_ref().reg_detached.get() } {
                 if dev.is_running() {
                     r = open_locked(dev, &mut rtnl);
                 }
                 if r.is_ok() {
+                    // SAFETY: As above.
+                    unsafe { *dev.priv_ref().reg_detached.get() = false };
                     // SAFETY: The device is registered (type invariant); RTNL is held. This
                     // also wakes the queues and restarts the stack's TX watchdog if it is up.
                     unsafe { bindings::netif_device_attach(dev.as_raw()) };
@@ -1499,7 +1511,8 @@ fn stop_locked<T: Operations>(dev: &Device<T>, rtnl: &mut Rtnl) -> Result {
 }
 
 /// Requests the device's interrupt lines, then runs [`Operations::open`]; frees them again if
-/// it fails.
+/// it fails. Only `ndo_open` and [`Registration::attach`] call it, under RTNL and never with
+/// the device's instance lock held, as `netif_napi_set_irq()` needs.
 fn open_locked<T: Operations>(dev: &Device<T>, rtnl: &mut Rtnl) -> Result {
     dev.request_irqs(rtnl)?;
     T::open(dev, rtnl).inspect_err(|_| dev.free_irqs(rtnl))
@@ -1556,7 +1569,9 @@ impl<T: Operations> Device<T> {
         for napi in self.napis() {
             if let Some(line) = napi.irq_line().and_then(|i| l.lines.get(i as usize)) {
                 // SAFETY: `line.irq` is requested for this device; process context under
-                // RTNL, without the instance lock (which this device's callbacks never hold).
+                // RTNL, without the instance lock: only `ndo_open` and `Registration::attach`
+                // get here, and the core takes no instance lock around `ndo_open` of a device
+                // without instance-lock operations (`Device` invariant).
                 unsafe { napi.set_irq(line.irq as c_int) };
             }
         }
@@ -1580,7 +1595,8 @@ impl<T: Operations> Device<T> {
         for napi in self.napis() {
             if napi.irq_line().is_some() {
                 // SAFETY: -1 is always allowed; process context under RTNL, without the
-                // instance lock.
+                // instance lock: only `ndo_stop`, a failed open, `Registration::detach` and
+                // unregistering get here, none with it (`Device` invariant).
                 unsafe { napi.set_irq(-1) };
             }
         }
@@ -1809,9 +1825,9 @@ impl<T: Operations> OpsTable<T> {
         from_result(|| {
             // SAFETY: As in `open`: registered for `T`, and `ndo_stop` runs under RTNL.
             let (dev, mut rtnl) = unsafe { (Device::<T>::from_raw(dev), Rtnl::assume_held()) };
-            // Not present: `Registration::detach` (the only one to detach it) already stopped
-            // it, so the driver sees one stop per open.
-            if !dev.is_present() {
+            // `Registration::detach` already stopped it: the driver sees one stop per open.
+            // SAFETY: RTNL is held (`Priv` invariant).
+            if unsafe { *dev.priv_ref().reg_detached.get() } {
                 return Ok(0);
             }
             stop_locked(dev, &mut rtnl)?;

@@ -183,7 +183,6 @@ impl netdev::pci::Driver for Drv {
             features: 0,
             real_tx_queues: 1,
             real_rx_queues: 1,
-            irq_name: c"cf",
             spread_irqs: false,
             stats_count: 0,
             xdp_features: kernel::net::xdp::Features::NONE,

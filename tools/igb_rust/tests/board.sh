@@ -4,8 +4,8 @@
 # frames sent without a copy, a queue that never stalls under byte queue
 # limits and bursts, `ethtool -K rx off` honoured, hardware counters, the
 # PHY powered down while down and shared with the firmware, a suspend/resume
-# cycle, recovery from PCIe errors (AER), and a stalled TX ring recovered by
-# the watchdog.
+# cycle, recovery from PCIe errors (AER) and from a function reset, and a
+# stalled TX ring recovered by the watchdog.
 
 setup_pair v4only
 mountpoint -q /run/igbt || { mkdir -p /run/igbt && mount -t tmpfs -o size=200m tmpfs /run/igbt; }
@@ -408,6 +408,8 @@ aer_dut() {	# aer_dut ERROR fatal|non-fatal PORT
 	if [ "$2" = fatal ]; then
 		echo "$log" | grep -q "igb_rust $DUT: PCIe error (Frozen): interface detached" ||
 			{ echo "no error_detected (Frozen)"; return 1; }
+		echo "$log" | grep -q "igb_rust $DUT: set up again after the reset" ||
+			{ echo "no slot_reset"; return 1; }
 		echo "$log" | grep -q "igb_rust $DUT: interface attached after error recovery" ||
 			{ echo "not attached again"; return 1; }
 	else
@@ -424,6 +426,20 @@ aer_dut() {	# aer_dut ERROR fatal|non-fatal PORT
 }
 check "non-fatal PCIe error (AER, completion timeout): keeps running, link kept; 24 MB intact both ways" aer_dut COMP_TIME non-fatal 5040
 check "fatal PCIe error (AER, malformed TLP, link reset): detached, reset, attached; 24 MB intact both ways" aer_dut MALF_TLP fatal 5042
+func_reset() {	# a reset the user asks for (FLR through sysfs): reset_prepare and reset_done
+	local log
+	kmsg_mark func-reset
+	echo 1 > "/sys/bus/pci/devices/$DUT/reset" || { echo "reset refused"; return 1; }
+	log=$(dmesg_since func-reset)
+	echo "$log" | grep -q "igb_rust $DUT: function reset: interface detached" ||
+		{ echo "no reset_prepare"; return 1; }
+	echo "$log" | grep -q "igb_rust $DUT: interface attached after the reset" ||
+		{ echo "not attached after the reset"; return 1; }
+	wait_carrier "$DUT_IF" 1 || { echo "no carrier after the reset"; return 1; }
+	ping -c 3 -i 0.2 -W 2 $PEER_IP >/dev/null || { echo "no ping after the reset"; return 1; }
+	PORT=5044 bulk tx && PORT=5045 bulk rx
+}
+check "function reset through sysfs: detached, reset, attached; 24 MB intact both ways" func_reset
 
 # --- a stalled TX ring: the watchdog recovers --------------------------------
 # Clearing TCTL.EN behind the driver's back (through the BAR in sysfs) stops

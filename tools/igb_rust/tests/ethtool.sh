@@ -246,6 +246,13 @@ check "ethtool -s autoneg off -> EINVAL ($e)" sh -c "echo '$e' | grep -q 'Invali
 check "the refused changes left 10baseT/Half (ANAR 0x20)" test "$(modes_of Advertised)|$(anar_modes)" = "10baseT/Half |0x20"
 check "ethtool -s advertise 0x02f: every mode again, 1000 full included" \
 	adv_only advertise 0x02f -- "$all_modes" 0x1e0 1
+adv_while_down() {	# set while down, programmed at the next ifup
+	ip link set "$DUT_IF" down && ethtool -s "$DUT_IF" advertise 0x008 && ip link set "$DUT_IF" up || return 1
+	wait_carrier "$DUT_IF" 1 || { echo "no link"; return 1; }
+	[ "$(anar_modes)/$(gbcr_full)" = 0x100/0 ] || { echo "ANAR $(anar_modes), 1000 full $(gbcr_full)"; return 1; }
+	ethtool -s "$DUT_IF" advertise 0x02f && wait_carrier "$DUT_IF" 1 && [ "$(anar_modes)/$(gbcr_full)" = 0x1e0/1 ]
+}
+check "ethtool -s advertise while down: programmed at ifup (ANAR 0x100), then every mode again" adv_while_down
 
 st=$(ethtool -I -a "$DUT_IF" 2>&1)
 check "ethtool -I -a reports pause frame counters" \

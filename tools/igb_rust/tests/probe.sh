@@ -59,12 +59,14 @@ no_irq_names() {	# no handler on any line of the DUT
 	[ -z "$names" ] || { echo "still requested: $names"; return 1; }
 }
 irq_renamed() {	# renamed while down, the lines take the new name at the next ifup
+	local rc=0
 	ip link set "$DUT_IF" down && no_irq_names || return 1
-	ip link set "$DUT_IF" name igbr0 && ip link set igbr0 up || return 1
-	irq_names igbr0; local rc=$?
-	# udev may have given the renamed interface its old name as an altname.
+	ip link set "$DUT_IF" name igbr0 || return 1
+	{ ip link set igbr0 up && irq_names igbr0; } || rc=1
+	# Back to the old name whatever happened. udev may have given the renamed
+	# interface its old name as an altname.
 	udevadm settle -t 30 2>/dev/null
-	ip link set igbr0 down || return 1
+	ip link set igbr0 down
 	ip link property del dev igbr0 altname "$DUT_IF" 2>/dev/null
 	ip link set igbr0 name "$DUT_IF" && ip link set "$DUT_IF" up || return 1
 	[ $rc = 0 ] && irq_names "$DUT_IF"

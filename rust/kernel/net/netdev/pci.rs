@@ -21,6 +21,7 @@ use crate::{
     net::netdev::{Config, Device, NapiInit, Operations, Registration},
     pci,
     prelude::*,
+    sync::atomic::{Atomic, Relaxed},
 };
 use core::marker::PhantomData;
 
@@ -76,11 +77,24 @@ pub trait Driver {
 ///
 /// # Invariants
 ///
-/// The interrupt lines of `reg` are vectors of `vectors`.
+/// - The interrupt lines of `reg` are vectors of `vectors`.
+/// - `state` is one of the `STATE_*` values and only changes in the PCI driver callbacks,
+///   which the device lock serialises.
 pub struct NetData<'bound, T: Operations> {
     reg: Registration<T>,
     _vectors: Option<pci::IrqVectorRegistration<'bound>>,
+    state: Atomic<u32>,
 }
+
+/// [`NetData::state`]: the interface is attached (or being probed).
+const STATE_RUNNING: u32 = 0;
+/// Detached for system sleep or shutdown: error recovery leaves it to resume (or to nothing).
+const STATE_SUSPENDED: u32 = 1;
+/// Detached by error recovery or before a reset, to be set up again and attached when it
+/// ends.
+const STATE_ERR_DETACHED: u32 = 2;
+/// Given up after an error: detached until the driver is unbound.
+const STATE_FAILED: u32 = 3;
 
 /// Registers the interface of a PCI function being probed; handed to [`Driver::probe`].
 pub struct Registrar<'bound, 's, T: Operations> {
@@ -184,6 +198,7 @@ impl<'bound, T: Operations + 'bound> Registrar<'bound, '_, T> {
         *self.slot = Some(NetData {
             reg,
             _vectors: vectors,
+            state: Atomic::new(STATE_RUNNING),
         });
         Ok(Registered(()))
     }
@@ -239,7 +254,8 @@ impl<D: Driver> pci::Driver for Adapter<D> {
 
     fn shutdown<'bound>(pdev: &'bound pci::Device<Core<'_>>, this: Pin<&Self::Data<'bound>>) {
         // Stops DMA and interrupts of an interface that is up; the interface stays
-        // registered and detached until the system goes down.
+        // registered and detached until the system goes down, whatever error recovery says.
+        this.state.store(STATE_SUSPENDED, Relaxed);
         this.reg.detach();
         let _ = D::suspend(pdev, this.reg.device());
     }
@@ -248,11 +264,18 @@ impl<D: Driver> pci::Driver for Adapter<D> {
         pdev: &'bound pci::Device<Core<'_>>,
         this: Pin<&Self::Data<'bound>>,
     ) -> Result {
+        if this.state.load(Relaxed) == STATE_FAILED {
+            return Ok(());
+        }
+        let before = this.state.xchg(STATE_SUSPENDED, Relaxed);
         this.reg.detach();
         let r = D::suspend(pdev, this.reg.device());
         if r.is_err() {
             // The PM core will not resume a device whose suspend failed: leave it usable.
-            let _ = this.reg.attach();
+            this.state.store(before, Relaxed);
+            if before == STATE_RUNNING {
+                let _ = this.reg.attach();
+            }
         }
         r
     }
@@ -261,24 +284,40 @@ impl<D: Driver> pci::Driver for Adapter<D> {
         pdev: &'bound pci::Device<Core<'_>>,
         this: Pin<&Self::Data<'bound>>,
     ) -> Result {
+        if this.state.load(Relaxed) == STATE_FAILED {
+            return Ok(());
+        }
         D::resume(pdev, this.reg.device())?;
-        this.reg.attach()
+        this.reg.attach()?;
+        this.state.store(STATE_RUNNING, Relaxed);
+        Ok(())
     }
 
     /// After a non-fatal error the device still works: it goes on, as C network drivers do
-    /// (a reset would cost the link and every queued frame). Otherwise the interface is
-    /// detached, as for system sleep, and a reset asked for.
+    /// (a reset would cost the link and every queued frame). After a fatal one the interface
+    /// is detached, as for system sleep, and a reset asked for; if the link is gone for good
+    /// it stays detached. A suspended interface is left to its resume, which resets the
+    /// device anyway.
     fn error_detected<'bound>(
         pdev: &'bound pci::Device<Core<'_>>,
         this: Pin<&Self::Data<'bound>>,
         state: pci::ChannelState,
     ) -> pci::ErsResult {
-        if state == pci::ChannelState::Normal {
-            dev_warn!(
-                pdev.as_ref(),
-                "non-fatal PCIe error: the interface keeps running\n"
-            );
-            return pci::ErsResult::CanRecover;
+        match (this.state.load(Relaxed), state) {
+            (STATE_FAILED, _) => return pci::ErsResult::Disconnect,
+            (STATE_SUSPENDED, pci::ChannelState::PermFailure) => {
+                this.state.store(STATE_FAILED, Relaxed);
+                return pci::ErsResult::Disconnect;
+            }
+            (STATE_SUSPENDED, _) => return pci::ErsResult::CanRecover,
+            (STATE_RUNNING, pci::ChannelState::Normal) => {
+                dev_warn!(
+                    pdev.as_ref(),
+                    "non-fatal PCIe error: the interface keeps running\n"
+                );
+                return pci::ErsResult::CanRecover;
+            }
+            _ => (),
         }
         dev_warn!(
             pdev.as_ref(),
@@ -286,42 +325,103 @@ impl<D: Driver> pci::Driver for Adapter<D> {
             state
         );
         this.reg.detach();
-        match state {
-            pci::ChannelState::PermFailure => pci::ErsResult::Disconnect,
-            _ => pci::ErsResult::NeedReset,
+        if state == pci::ChannelState::PermFailure {
+            this.state.store(STATE_FAILED, Relaxed);
+            return pci::ErsResult::Disconnect;
         }
+        this.state.store(STATE_ERR_DETACHED, Relaxed);
+        pci::ErsResult::NeedReset
     }
 
     /// Sets the function up again after the reset, as after system sleep
-    /// ([`Driver::resume`]); the interface is attached in `error_resume`.
+    /// ([`Driver::resume`]); the interface is attached in `error_resume`. The reset may also
+    /// come for another device below the same link while this one kept running: then it is
+    /// detached first.
     fn slot_reset<'bound>(
         pdev: &'bound pci::Device<Core<'_>>,
         this: Pin<&Self::Data<'bound>>,
     ) -> pci::ErsResult {
+        match this.state.load(Relaxed) {
+            STATE_FAILED => return pci::ErsResult::Disconnect,
+            // Its resume sets it up.
+            STATE_SUSPENDED => return pci::ErsResult::Recovered,
+            STATE_RUNNING => {
+                this.reg.detach();
+                this.state.store(STATE_ERR_DETACHED, Relaxed);
+            }
+            _ => (),
+        }
         pdev.restore_state();
         pdev.save_state();
         pdev.set_master();
         match D::resume(pdev, this.reg.device()) {
-            Ok(()) => pci::ErsResult::Recovered,
+            Ok(()) => {
+                dev_info!(pdev.as_ref(), "set up again after the reset\n");
+                pci::ErsResult::Recovered
+            }
             Err(e) => {
                 dev_err!(pdev.as_ref(), "no recovery after the reset: {:?}\n", e);
+                this.state.store(STATE_FAILED, Relaxed);
                 pci::ErsResult::Disconnect
             }
         }
     }
 
-    fn error_resume<'bound>(pdev: &'bound pci::Device<Core<'_>>, this: Pin<&Self::Data<'bound>>) {
-        // Still attached after a non-fatal error.
-        if this.reg.device().is_present() {
+    /// A reset the user asked for (e.g. `echo 1 > /sys/bus/pci/devices/.../reset`): the
+    /// interface is detached before it and set up again and attached after it, as around
+    /// system sleep.
+    fn reset_prepare<'bound>(pdev: &'bound pci::Device<Core<'_>>, this: Pin<&Self::Data<'bound>>) {
+        if this.state.load(Relaxed) != STATE_RUNNING {
+            return;
+        }
+        dev_info!(pdev.as_ref(), "function reset: interface detached\n");
+        this.reg.detach();
+        this.state.store(STATE_ERR_DETACHED, Relaxed);
+    }
+
+    fn reset_done<'bound>(pdev: &'bound pci::Device<Core<'_>>, this: Pin<&Self::Data<'bound>>) {
+        if this.state.load(Relaxed) != STATE_ERR_DETACHED {
+            return;
+        }
+        if let Err(e) = D::resume(pdev, this.reg.device()) {
+            dev_err!(pdev.as_ref(), "no recovery after the reset: {:?}\n", e);
+            this.state.store(STATE_FAILED, Relaxed);
             return;
         }
         match this.reg.attach() {
-            Ok(()) => dev_info!(pdev.as_ref(), "interface attached after error recovery\n"),
-            Err(e) => dev_err!(
-                pdev.as_ref(),
-                "interface stays detached after error recovery: {:?}\n",
-                e
-            ),
+            Ok(()) => {
+                this.state.store(STATE_RUNNING, Relaxed);
+                dev_info!(pdev.as_ref(), "interface attached after the reset\n");
+            }
+            Err(e) => {
+                this.state.store(STATE_FAILED, Relaxed);
+                dev_err!(
+                    pdev.as_ref(),
+                    "interface stays detached after the reset: {:?}\n",
+                    e
+                );
+            }
+        }
+    }
+
+    fn error_resume<'bound>(pdev: &'bound pci::Device<Core<'_>>, this: Pin<&Self::Data<'bound>>) {
+        // Only an interface error recovery detached and set up again.
+        if this.state.load(Relaxed) != STATE_ERR_DETACHED {
+            return;
+        }
+        match this.reg.attach() {
+            Ok(()) => {
+                this.state.store(STATE_RUNNING, Relaxed);
+                dev_info!(pdev.as_ref(), "interface attached after error recovery\n");
+            }
+            Err(e) => {
+                this.state.store(STATE_FAILED, Relaxed);
+                dev_err!(
+                    pdev.as_ref(),
+                    "interface stays detached after error recovery: {:?}\n",
+                    e
+                );
+            }
         }
     }
 }

@@ -339,6 +339,13 @@ pub(crate) struct Advert {
     pub(crate) gig_full: bool,
 }
 
+impl Advert {
+    /// Both fields in one word, to compare with an earlier advertisement.
+    pub(crate) fn bits(self) -> u32 {
+        u32::from(self.anar) | u32::from(self.gig_full) << 16
+    }
+}
+
 /// Address of the 82576's internal PHY on its MDIO bus.
 const PHY_ADDR: u32 = 1;
 

@@ -287,6 +287,9 @@ pub(crate) struct IgbNet<'bound> {
     /// `hw::AN_*` bits, and bit 0 of the upper half for 1000 Mb/s full duplex. Only changed
     /// under RTNL.
     advertise: Atomic<u32>,
+    /// What the PHY was last told to advertise ([`IgbNet::advert`] as `hw::Advert::bits`),
+    /// `u32::MAX` before the first time. Only changed under RTNL.
+    advertised: Atomic<u32>,
     /// Which L4 ports RSS hashes: [`HASH_TCP4`], [`HASH_UDP4`], [`HASH_TCP6`], [`HASH_UDP6`].
     l4_hash: Atomic<u32>,
     /// RSS key and redirection table (`ethtool -x`/`-X`).
@@ -371,6 +374,7 @@ impl<'bound> IgbNet<'bound> {
             adaptive_rx: Atomic::new(false),
             pause: Atomic::new(PAUSE_RX | PAUSE_TX),
             advertise: Atomic::new(ADVERTISE_ALL),
+            advertised: Atomic::new(u32::MAX),
             l4_hash: Atomic::new(DEFAULT_L4_HASH),
             rss <- new_mutex!(rss, "igb_rust_rss"),
             vlans <- new_mutex!([0; VFTA_WORDS], "igb_rust_vlans"),
@@ -405,7 +409,15 @@ impl<'bound> IgbNet<'bound> {
     /// comes back, reported by the link status interrupt; flow control is settled again then.
     fn renegotiate(&self, dev: &netdev::Device<Self>) -> Result {
         dev.carrier_off();
-        hw::start_link(&self.hw.bar, self.advert())
+        self.start_link()
+    }
+
+    /// Starts link negotiation with what [`IgbNet::advert`] says now.
+    fn start_link(&self) -> Result {
+        let adv = self.advert();
+        hw::start_link(&self.hw.bar, adv)?;
+        self.advertised.store(adv.bits(), Relaxed);
+        Ok(())
     }
 
     /// What the PHY advertises: the speed and duplex modes of `advertise`, and the pause
@@ -440,7 +452,8 @@ impl<'bound> IgbNet<'bound> {
         if !hw::link_up(bar) || !hw::link_full_duplex(bar) {
             return Ok((false, false));
         }
-        let Some((lpa, _)) = hw::link_partner(bar)? else {
+        // Best effort: a PHY the firmware holds reads as a partner without pause.
+        let Some((lpa, _)) = hw::link_partner(bar).ok().flatten() else {
             return Ok((false, false));
         };
         let ours = self.advert().anar;
@@ -849,11 +862,13 @@ impl<'bound> IgbNet<'bound> {
         dev.tx_wake_all_queues();
         // The reset on stop cleared "set link up"; the PHY may still report the link.
         bar.update(regs::CTRL, |c| c.with_slu(true));
-        if hw::link_up(bar) {
+        // A link kept up (the PHY stays powered for the firmware) was negotiated with what the
+        // PHY advertised then: negotiate again if that changed since.
+        if hw::link_up(bar) && self.advertised.load(Relaxed) == self.advert().bits() {
             dev.carrier_on();
         } else {
             dev.carrier_off();
-            hw::start_link(bar, self.advert())?;
+            self.start_link()?;
         }
         Ok(())
     }
@@ -890,10 +905,10 @@ impl<'bound> IgbNet<'bound> {
     /// Checks the device once per [`WATCHDOG_PERIOD`] and recovers it when needed; also runs
     /// early on a link change or a TX timeout.
     fn watchdog(&self, dev: &netdev::Device<Self>, rtnl: &mut Rtnl) {
-        if let Some(other) = dev.napi(0) {
-            other.data().check_link(dev, rtnl);
-        }
         let link_event = self.link_event.xchg(0, Relaxed) != 0;
+        if let Some(other) = dev.napi(0) {
+            other.data().check_link(dev, rtnl, link_event);
+        }
         let mut reset = self.reset_requested.xchg(0, Relaxed) != 0;
         // Every run queues the next one a period later, so periodic runs are at least a period
         // apart; a run that came early must not judge TX progress.
@@ -1396,7 +1411,12 @@ impl<'bound> ethtool::Operations for IgbNet<'bound> {
             .with(ethtool::LINK_MODE_AUTONEG)
             .with(ethtool::LINK_MODE_TP);
         let mut lp_advertising = LinkModes::EMPTY;
-        let partner = if up { hw::link_partner(bar)? } else { None };
+        // Best effort: a PHY the firmware holds shows no partner.
+        let partner = if up {
+            hw::link_partner(bar).ok().flatten()
+        } else {
+            None
+        };
         for (bit, mode) in LINK_MODES {
             if adv.anar & bit != 0 {
                 advertising = advertising.with(mode);
@@ -1469,8 +1489,11 @@ impl<'bound> ethtool::Operations for IgbNet<'bound> {
         if asked.contains(ethtool::LINK_MODE_1000BASET_FULL) {
             adv |= ADVERTISE_1000FULL;
         }
-        if this.advertise.xchg(adv, Relaxed) != adv && dev.is_running() {
-            this.renegotiate(dev)?;
+        let old = this.advertise.xchg(adv, Relaxed);
+        if old != adv && dev.is_running() {
+            // A failure changes nothing.
+            this.renegotiate(dev)
+                .inspect_err(|_| this.advertise.store(old, Relaxed))?;
         }
         Ok(())
     }
@@ -1576,13 +1599,15 @@ impl<'bound> ethtool::Operations for IgbNet<'bound> {
         let before = this.advert();
         let old = this.pause.xchg(bits, Relaxed);
         if dev.is_running() {
-            if p.autoneg && (old & PAUSE_AUTONEG == 0 || this.advert() != before) {
+            let r = if p.autoneg && (old & PAUSE_AUTONEG == 0 || this.advert() != before) {
                 // The partner must learn what we ask for: negotiate again.
-                this.renegotiate(dev)?;
+                this.renegotiate(dev)
             } else {
                 // Forced (or the same negotiation): the MAC takes it at once.
-                this.configure_fc()?;
-            }
+                this.configure_fc()
+            };
+            // A failure changes nothing.
+            r.inspect_err(|_| this.pause.store(old, Relaxed))?;
         }
         Ok(())
     }

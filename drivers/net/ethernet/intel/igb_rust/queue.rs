@@ -961,15 +961,19 @@ impl<'bound> VectorData<'bound> {
         self.tx_watch.store(NOT_PENDING, Relaxed);
     }
 
-    /// Reports the link state the MAC sees to the stack.
-    pub(crate) fn check_link(&self, dev: &netdev::Device<IgbNet<'_>>, _rtnl: &Rtnl) {
+    /// Reports the link state the MAC sees to the stack. `event`: the link interrupt fired
+    /// since the last run, so the link may have gone down and up in between.
+    pub(crate) fn check_link(&self, dev: &netdev::Device<IgbNet<'_>>, _rtnl: &Rtnl, event: bool) {
         let bar = &self.hw.bar;
         let up = crate::hw::link_up(bar);
-        if up && !dev.carrier_ok() {
-            // The MAC took the flow control autonegotiation resolved; the user's is forced.
+        if up && (event || !dev.carrier_ok()) {
+            // The MAC took the flow control autonegotiation resolved; the user's is forced,
+            // or negotiated with what this negotiation brought.
             if dev.data().configure_fc().is_err() {
                 dev_warn!(self.hw.pdev, "{}: flow control not restored\n", dev.name());
             }
+        }
+        if up && !dev.carrier_ok() {
             dev.carrier_on();
             dev_info!(
                 self.hw.pdev,
