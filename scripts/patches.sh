@@ -105,7 +105,7 @@ for group in "${ORDER[@]}"; do
 	subject="" body=""
 	for n in $group; do
 		p=$(patch_of "$n")
-		(cd "$WORK" && patch -s -p1 < "$REPO/patches/$p")
+		(cd "$WORK" && patch -s -p1 --no-backup-if-mismatch < "$REPO/patches/$p")
 		new=$(awk -v p="$n" '$1 == p { $1 = ""; print }' "$REPO/patches/files")
 		copy_files $new
 		case "$n" in
