@@ -208,6 +208,28 @@ impl<'bound, T: Operations + 'bound> Registrar<'bound, '_, T> {
 /// [`module_pci_driver!`](crate::module_pci_driver).
 pub struct Adapter<D: Driver>(PhantomData<D>);
 
+impl<D: Driver> Adapter<D> {
+    /// Attaches the interface that error recovery or a reset detached (`what` says which):
+    /// running again, or given up if that fails.
+    fn attach_after(pdev: &pci::Device<Core<'_>>, this: Pin<&NetData<'_, D::Net<'_>>>, what: &str) {
+        match this.reg.attach() {
+            Ok(()) => {
+                this.state.store(STATE_RUNNING, Relaxed);
+                dev_info!(pdev.as_ref(), "interface attached after {}\n", what);
+            }
+            Err(e) => {
+                this.state.store(STATE_FAILED, Relaxed);
+                dev_err!(
+                    pdev.as_ref(),
+                    "interface stays detached after {}: {:?}\n",
+                    what,
+                    e
+                );
+            }
+        }
+    }
+}
+
 impl<D: Driver> pci::Driver for Adapter<D> {
     type IdInfo = D::IdInfo;
     type Data<'bound> = NetData<'bound, D::Net<'bound>>;
@@ -388,20 +410,7 @@ impl<D: Driver> pci::Driver for Adapter<D> {
             this.state.store(STATE_FAILED, Relaxed);
             return;
         }
-        match this.reg.attach() {
-            Ok(()) => {
-                this.state.store(STATE_RUNNING, Relaxed);
-                dev_info!(pdev.as_ref(), "interface attached after the reset\n");
-            }
-            Err(e) => {
-                this.state.store(STATE_FAILED, Relaxed);
-                dev_err!(
-                    pdev.as_ref(),
-                    "interface stays detached after the reset: {:?}\n",
-                    e
-                );
-            }
-        }
+        Self::attach_after(pdev, this, "the reset");
     }
 
     fn error_resume<'bound>(pdev: &'bound pci::Device<Core<'_>>, this: Pin<&Self::Data<'bound>>) {
@@ -409,19 +418,6 @@ impl<D: Driver> pci::Driver for Adapter<D> {
         if this.state.load(Relaxed) != STATE_ERR_DETACHED {
             return;
         }
-        match this.reg.attach() {
-            Ok(()) => {
-                this.state.store(STATE_RUNNING, Relaxed);
-                dev_info!(pdev.as_ref(), "interface attached after error recovery\n");
-            }
-            Err(e) => {
-                this.state.store(STATE_FAILED, Relaxed);
-                dev_err!(
-                    pdev.as_ref(),
-                    "interface stays detached after error recovery: {:?}\n",
-                    e
-                );
-            }
-        }
+        Self::attach_after(pdev, this, "error recovery");
     }
 }
