@@ -377,10 +377,10 @@ impl<'p> Page<'p> {
     /// [`Page::recycle`] would do, without the round trip through the pool. If the pool would
     /// recycle it (the driver holds its only reference and it is not from the emergency
     /// reserves), the `dirty_len` bytes the device or the CPU wrote from the pool's offset
-    /// are synced for the device and the page comes back parked, ready to be posted again;
+    /// are synced for the device and the page comes back, ready to be posted again;
     /// otherwise it goes back to the pool, which releases it, and `None` comes back.
-    #[inline]
-    pub fn keep(mut self, rx: &RxContext<'_, '_>, dirty_len: u32) -> Option<ParkedPage> {
+    #[inline(always)]
+    pub fn keep(mut self, rx: &RxContext<'_, '_>, dirty_len: u32) -> Option<Self> {
         let page = self.page.as_ptr();
         // SAFETY: The page is ours and live (type invariant); both only read its flags and
         // reference count.
@@ -395,7 +395,7 @@ impl<'p> Page<'p> {
         if dirty_len > 0 {
             self.sync_for_device(dirty_len);
         }
-        Some(self.park())
+        Some(self)
     }
 
     /// Gives the page back to its pool from any context, syncing `dirty_len` bytes.

@@ -11,7 +11,7 @@
 
 use kernel::{
     dma::Coherent,
-    io::{io_read, io_write, Io},
+    io::{io_project, io_read, io_write, Io},
     irq::IrqReturn,
     net::{
         dim::{self, Dim},
@@ -55,12 +55,14 @@ const _: () = assert!(MAX_RING_SIZE <= u16::MAX as u32 + 1 && MAX_RING_SIZE * 16
 const POOL_SIZE: u32 = 1024;
 
 /// The index after `i` in a ring of `size` descriptors.
-#[inline]
+#[inline(always)]
 fn ring_next(i: u32, size: u32) -> u32 {
-    if i + 1 >= size {
+    // `i` is below `size`, at most `MAX_RING_SIZE`: it cannot wrap.
+    let n = i.wrapping_add(1);
+    if n >= size {
         0
     } else {
-        i + 1
+        n
     }
 }
 
@@ -90,7 +92,10 @@ enum FrameRest {
 #[inline(always)]
 fn ring_unused(next_to_clean: u32, next_to_use: u32, size: u32) -> u32 {
     // Both indices are below `size` (at most `MAX_RING_SIZE`): no overflow, no underflow.
-    let d = next_to_clean + size - next_to_use - 1;
+    let d = next_to_clean
+        .wrapping_add(size)
+        .wrapping_sub(next_to_use)
+        .wrapping_sub(1);
     if d >= size {
         d - size
     } else {
@@ -157,30 +162,40 @@ const TXD_TUCMD_L4T_TCP: u64 = 1 << 11;
 const TXD_MACLEN_SHIFT: u64 = 9;
 
 /// A descriptor ring in coherent DMA memory: two little-endian 64-bit words per descriptor.
-pub(crate) struct DescRing(Coherent<[u64]>);
+pub(crate) struct DescRing(Coherent<[[u64; 2]]>);
 
 impl DescRing {
     fn new(hw: &Hw<'_>, size: u32) -> Result<Self> {
         // No allocation warning: a failure is reported to whoever asked for the ring.
-        Ok(Self(Coherent::<u64>::zeroed_slice(
+        Ok(Self(Coherent::<[u64; 2]>::zeroed_slice(
             hw.pdev.as_ref(),
-            2 * size as usize,
+            size as usize,
             GFP_KERNEL | __GFP_NOWARN,
         )?))
     }
 
     /// Word `w` (0 or 1) of descriptor `i`; out-of-range indices read as 0 (never DD).
-    #[inline]
+    // Through the CPU view: no DMA address is computed for the projection.
+    #[inline(always)]
     fn read(&self, i: usize, w: usize) -> u64 {
-        let r = || -> Result<u64> { Ok(io_read!(&self.0, [try: 2 * i + w])) };
+        let r = || -> Result<u64> {
+            let d = io_project!((&self.0).as_view().as_sys_mem(), [try: i]);
+            Ok(if w == 0 {
+                io_read!(d, [build: 0])
+            } else {
+                io_read!(d, [build: 1])
+            })
+        };
         r().map_or(0, u64::from_le)
     }
 
-    /// Writes word `w` of descriptor `i`; out-of-range indices are ignored.
-    #[inline]
-    fn write(&self, i: usize, w: usize, v: u64) {
+    /// Writes both words of descriptor `i`, in order; out-of-range indices are ignored.
+    #[inline(always)]
+    fn write(&self, i: usize, lo: u64, hi: u64) {
         let r = || -> Result {
-            io_write!(&self.0, [try: 2 * i + w], v.to_le());
+            let d = io_project!((&self.0).as_view().as_sys_mem(), [try: i]);
+            io_write!(d, [build: 0], lo.to_le());
+            io_write!(d, [build: 1], hi.to_le());
             Ok(())
         };
         let _ = r();
@@ -563,8 +578,7 @@ impl<'bound> TxRing<'bound> {
                 cmd |= TXD_CMD_EOP | TXD_CMD_RS;
                 slot.last = i as u16;
             }
-            desc.write(i as usize, 0, seg.addr);
-            desc.write(i as usize, 1, cmd | (olinfo << 32));
+            desc.write(i as usize, seg.addr, cmd | (olinfo << 32));
             i = ring_next(i, size);
         }
         slot.pkts = 1;
@@ -588,12 +602,15 @@ pub(crate) struct RxRing {
     next_to_use: u32,
     /// First part of a frame spanning several descriptors.
     partial: Option<SkBuff>,
-    /// Pages whose frame was dropped or copied, synced for the device again: the next refill
-    /// posts them before it asks the pool, a round trip through the pool saved per frame.
-    spare: [Option<ParkedPage>; RX_REFILL_BATCH as usize],
-    n_spare: usize,
+    /// The tail the device was last given: descriptors from there to `next_to_use` are
+    /// written but not yet the device's.
+    tail: u32,
     /// Drop descriptors up to the next end of frame.
     discard: bool,
+    /// Where the poll's TX clean puts completed buffers until it has released the TX ring's
+    /// lock; always empty between polls. Kept here so that a poll neither sets up nor drops
+    /// a batch it mostly does not fill.
+    tx_freed: [Option<TxBuf>; TX_CLEAN_BATCH],
     /// Adaptive interrupt moderation of the vector, fed at the end of each completed poll
     /// while `adaptive-rx` is on.
     dim: Pin<KBox<Dim>>,
@@ -638,9 +655,9 @@ impl RxRing {
             next_to_clean: 0,
             next_to_use: 0,
             partial: None,
-            spare: core::array::from_fn(|_| None),
-            n_spare: 0,
+            tail: 0,
             discard: false,
+            tx_freed: core::array::from_fn(|_| None),
             dim: Dim::new(dim::Table::Rx, dim::Mode::FromEvent)?,
             dim_gen: None,
         })
@@ -664,14 +681,13 @@ impl RxRing {
     pub(crate) fn refill(&mut self, pool: &PagePool<'_>, bar: &Bar0<'_>) -> u32 {
         let mut failed = 0;
         let mut n = self.unused();
-        let start = self.next_to_use;
         while n > 0 {
             let i = self.next_to_use as usize;
             // Slots from `next_to_use` on are empty (`clean_rx` takes each page out); one
             // that is not would give its page back first.
             let page = match self.pages[i].take().map(|p| pool.unpark(p)) {
                 Some(Ok(page)) => Some(page),
-                _ => self.take_spare(pool).or_else(|| pool.alloc()),
+                _ => pool.alloc(),
             };
             let Some(page) = page else {
                 failed += 1;
@@ -679,58 +695,54 @@ impl RxRing {
             };
             let addr = page.dma_addr() + u64::from(RX_HEADROOM);
             self.pages[i] = Some(page.park());
-            self.desc.write(i, 0, addr);
             // A zero header address and zero status: the descriptor is not done.
-            self.desc.write(i, 1, 0);
+            self.desc.write(i, addr, 0);
             self.next_to_use = ring_next(self.next_to_use, self.size);
             n -= 1;
         }
-        if self.next_to_use != start {
+        // Also gives the device what `repost` wrote since the last refill.
+        if self.next_to_use != self.tail {
             // Descriptors must be visible before the device sees the new tail.
             dma_mb(Write);
             crate::hw::write_tail(bar, TailReg::Rx, self.queue, self.next_to_use);
+            self.tail = self.next_to_use;
         }
         failed
     }
 
-    /// Keeps the page of a frame nobody else will see for the next refill, synced for the
-    /// device over the `dirty` bytes written; once the stash is full, the pool takes it back.
-    #[inline]
-    fn reuse(&mut self, page: Page<'_>, ctx: &RxContext<'_, '_>, dirty: u32) {
-        match self.spare.get_mut(self.n_spare) {
-            Some(slot) => {
-                // A page the pool would not recycle goes back to it.
-                if let Some(p) = page.keep(ctx, dirty) {
-                    *slot = Some(p);
-                    self.n_spare += 1;
-                }
-            }
-            None => page.recycle(ctx, dirty),
+    /// Posts the page of a frame nobody else will see at `next_to_use` again, synced for the
+    /// device over the `dirty` bytes written, without a round trip through the pool (the
+    /// next refill moves the tail). A page the pool would not recycle goes back to it.
+    ///
+    /// Every frame frees its first descriptor before its page comes back here, and only that
+    /// page does, so there is always room.
+    #[inline(always)]
+    fn repost(&mut self, page: Page<'_>, ctx: &RxContext<'_, '_>, dirty: u32) {
+        let next = ring_next(self.next_to_use, self.size);
+        // Full: posting would make the ring look empty.
+        if next == self.next_to_clean {
+            page.recycle(ctx, dirty);
+            return;
         }
-    }
-
-    /// A page of the stash, if any is left.
-    #[inline]
-    fn take_spare<'p>(&mut self, pool: &'p PagePool<'_>) -> Option<Page<'p>> {
-        while self.n_spare > 0 {
-            self.n_spare -= 1;
-            let Some(p) = self.spare.get_mut(self.n_spare).and_then(Option::take) else {
-                continue;
-            };
-            // Only pages of `pool` are stashed; another would go back to its own.
-            if let Ok(page) = pool.unpark(p) {
-                return Some(page);
-            }
+        let Some(page) = page.keep(ctx, dirty) else {
+            return;
+        };
+        let i = self.next_to_use as usize;
+        let addr = page.dma_addr() + u64::from(RX_HEADROOM);
+        let Some(slot) = self.pages.get_mut(i) else {
+            return;
+        };
+        // Slots from `next_to_use` on are empty; one that is not gives its page back.
+        if let Some(old) = slot.replace(page.park()) {
+            release_parked(old);
         }
-        None
+        // A zero header address and zero status: the descriptor is not done.
+        self.desc.write(i, addr, 0);
+        self.next_to_use = next;
     }
 
     /// Releases every buffer (the device is stopped). Process context.
     pub(crate) fn clear(&mut self) {
-        for p in self.spare.iter_mut() {
-            *p = None;
-        }
-        self.n_spare = 0;
         for p in self.pages.iter_mut() {
             // Unused buffers: dropping a parked page gives it back unsynced.
             *p = None;
@@ -739,7 +751,15 @@ impl RxRing {
         self.discard = false;
         self.next_to_clean = 0;
         self.next_to_use = 0;
+        self.tail = 0;
     }
+}
+
+/// Gives back a page found where none should be, out of the hot path.
+#[cold]
+#[inline(never)]
+fn release_parked(page: ParkedPage) {
+    drop(page);
 }
 
 /// Poll routine of a vector.
@@ -765,24 +785,27 @@ impl<'bound> Poll for VectorData<'bound> {
                 dev.kick_service();
                 0
             }
-            Role::Queue(q) => {
-                self.clean_tx(dev, ctx, q);
-                match rx {
-                    Some(Rx {
-                        state: Some(ring),
-                        ctx,
-                        pool: Some(pool),
-                        xdp,
-                    }) => {
-                        let done = self.clean_rx(ring, pool, xdp, dev, &ctx);
-                        if done < ctx.budget() {
-                            self.moderate(ring, dev, q);
-                        }
-                        done
+            Role::Queue(q) => match rx {
+                Some(Rx {
+                    state: Some(ring),
+                    ctx: rx_ctx,
+                    pool: Some(pool),
+                    xdp,
+                }) => {
+                    self.clean_tx(dev, ctx, q, &mut ring.tx_freed);
+                    let done = self.clean_rx(ring, pool, xdp, dev, &rx_ctx);
+                    if done < rx_ctx.budget() {
+                        self.moderate(ring, dev, q);
                     }
-                    _ => 0,
+                    done
                 }
-            }
+                // Netpoll (budget 0) does not get the RX ring.
+                _ => {
+                    let mut freed = core::array::from_fn(|_| None);
+                    self.clean_tx(dev, ctx, q, &mut freed);
+                    0
+                }
+            },
         }
     }
 
@@ -993,7 +1016,16 @@ impl<'bound> VectorData<'bound> {
     }
 
     /// Frees completed TX buffers and wakes the queue.
-    fn clean_tx(&self, dev: &netdev::Device<IgbNet<'_>>, ctx: &NapiContext<'_>, q: u16) {
+    ///
+    /// `freed` holds the buffers taken off the ring between releasing the lock and freeing
+    /// them; it is empty before and after.
+    fn clean_tx(
+        &self,
+        dev: &netdev::Device<IgbNet<'_>>,
+        ctx: &NapiContext<'_>,
+        q: u16,
+        freed: &mut [Option<TxBuf>; TX_CLEAN_BATCH],
+    ) {
         let Some(txq) = dev.tx_queue(u32::from(q)) else {
             return;
         };
@@ -1011,7 +1043,6 @@ impl<'bound> VectorData<'bound> {
         let (mut xpkts, mut xbytes) = (0u32, 0u32);
         let mut unused;
         loop {
-            let mut freed: [Option<TxBuf>; TX_CLEAN_BATCH] = core::array::from_fn(|_| None);
             let mut n = 0;
             let ring = &mut *guard;
             let Some(desc) = ring.desc.as_ref() else {
@@ -1275,7 +1306,7 @@ impl<'bound> VectorData<'bound> {
                         dirty,
                         reason,
                     } => {
-                        rx.reuse(page, ctx, dirty);
+                        rx.repost(page, ctx, dirty);
                         match reason {
                             DropReason::Drop => xdp_drop += 1,
                             _ => xdp_aborted += 1,
@@ -1289,7 +1320,7 @@ impl<'bound> VectorData<'bound> {
                     None if eop && len <= copybreak => match ctx.alloc_skb(len) {
                         Some(mut skb) => {
                             let copied_ok = page.copy_to_skb(&mut skb, len).is_ok();
-                            rx.reuse(page, ctx, len);
+                            rx.repost(page, ctx, len);
                             if !copied_ok {
                                 errors += 1;
                                 continue;
@@ -1525,8 +1556,7 @@ impl<'bound> VectorData<'bound> {
                 if left == 0 && n + 1 == segs.len() {
                     cmd |= TXD_CMD_EOP | TXD_CMD_RS;
                 }
-                desc.write(i, 0, addr);
-                desc.write(i, 1, cmd | (olinfo << 32));
+                desc.write(i, addr, cmd | (olinfo << 32));
                 addr += u64::from(chunk);
                 i = ring_next(i as u32, size) as usize;
             }
@@ -1588,6 +1618,5 @@ fn write_context(
     vlan_macip_lens |= u64::from(vlan.unwrap_or(0)) << TXD_VLAN_SHIFT;
     // mss_l4len_idx in the upper half; context slot 0.
     let mss_l4len = tso.map_or(0, |t| (u64::from(t.mss) << 16) | (u64::from(t.l4_len) << 8));
-    desc.write(i, 0, vlan_macip_lens);
-    desc.write(i, 1, tucmd | (mss_l4len << 32));
+    desc.write(i, vlan_macip_lens, tucmd | (mss_l4len << 32));
 }
