@@ -29,3 +29,8 @@ __rust_helper void rust_helper_dma_sync_single_for_device(struct device *dev, dm
 {
 	dma_sync_single_for_device(dev, addr, size, dir);
 }
+
+__rust_helper bool rust_helper_dma_dev_need_sync(const struct device *dev)
+{
+	return dma_dev_need_sync(dev);
+}

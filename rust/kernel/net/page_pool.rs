@@ -343,9 +343,14 @@ impl<'p> Page<'p> {
     /// device, visible to the device again without going through the pool: what the pool
     /// itself does when a page is recycled with a dirty length. `len` is clamped to the
     /// pool's `max_len`.
-    #[inline]
+    #[inline(always)]
     pub fn sync_for_device(&mut self, len: u32) {
         let p = self.pool.params();
+        // SAFETY: `p.dev` is the live device the pool maps for; this only reads its flags.
+        // Most devices (DMA-coherent, no bounce buffers) need no sync: no range to compute.
+        if !unsafe { bindings::dma_dev_need_sync(p.dev) } {
+            return;
+        }
         // SAFETY: The page is mapped by its live pool for `p.dev` (type invariant); the range
         // from `offset` of at most `max_len` bytes is inside the page (pool invariant).
         unsafe {
