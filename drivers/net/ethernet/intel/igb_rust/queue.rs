@@ -1130,6 +1130,25 @@ impl<'bound> VectorData<'bound> {
         dev: &netdev::Device<IgbNet<'_>>,
         ctx: &RxContext<'_, '_>,
     ) -> u32 {
+        // The program attached now runs on every frame of this poll. The loop is compiled
+        // twice, with and without a program, so that neither carries the other's live state.
+        match (rxq, dev.data().xdp_prog.get(ctx)) {
+            (Some(q), Some(p)) => self.clean_rx_frames::<true>(rx, pool, Some((q, p)), dev, ctx),
+            _ => self.clean_rx_frames::<false>(rx, pool, None, dev, ctx),
+        }
+    }
+
+    /// The receive loop of [`Self::clean_rx`]; `XDP` tells whether `xdp` holds a program.
+    #[inline(never)]
+    fn clean_rx_frames<const XDP: bool>(
+        &self,
+        rx: &mut RxRing,
+        pool: &PagePool<'_>,
+        xdp: Option<(&xdp::RxQueue, xdp::ProgRef<'_>)>,
+        dev: &netdev::Device<IgbNet<'_>>,
+        ctx: &RxContext<'_, '_>,
+    ) -> u32 {
+        let xdp = if XDP { xdp } else { None };
         let budget = ctx.budget();
         let copybreak = dev.data().copybreak.load(Relaxed);
         // `ethtool -K rx off` / `rxhash off` apply from the next poll on.
@@ -1143,11 +1162,6 @@ impl<'bound> VectorData<'bound> {
         let (mut done, mut bytes, mut errors, mut copied) = (0u32, 0u64, 0u64, 0u64);
         let mut csum_good = 0u64;
         let mut cleaned = 0u32;
-        // The program attached now runs on every frame of this poll.
-        let xdp = match (rxq, dev.data().xdp_prog.get(ctx)) {
-            (Some(q), Some(p)) => Some((q, p)),
-            _ => None,
-        };
         let (mut xdp_drop, mut xdp_redirect, mut xdp_aborted) = (0u64, 0u64, 0u64);
         let mut xdp_tx = false;
         while done < budget {
