@@ -300,6 +300,12 @@ impl<'p> Page<'p> {
         unsafe { bindings::page_pool_get_dma_addr(self.page.as_ptr()) }
     }
 
+    /// Whether the page belongs to `pool`.
+    #[inline]
+    pub fn is_from(&self, pool: &PagePool<'_>) -> bool {
+        core::ptr::eq(self.pool.as_raw(), pool.as_raw())
+    }
+
     /// Gives the page to a ring slot until the device has written it: a parked page has no
     /// lifetime, no DMA address and can only come back through its own pool.
     #[inline]
@@ -346,13 +352,18 @@ impl<'p> Page<'p> {
     #[inline(always)]
     pub fn sync_for_device(&mut self, len: u32) {
         let p = self.pool.params();
-        // SAFETY: `p.dev` is the live device the pool maps for; this only reads its flags.
-        // Most devices (DMA-coherent, no bounce buffers) need no sync: no range to compute.
+        // SAFETY: `p.dev` is valid: the pool, live for `'p` (type invariant), holds a reference
+        // to the device it maps for; this only reads the device's flags. Most devices
+        // (DMA-coherent, no bounce buffers) need no sync: no range to compute.
         if !unsafe { bindings::dma_dev_need_sync(p.dev) } {
             return;
         }
         // SAFETY: The page is mapped by its live pool for `p.dev` (type invariant); the range
-        // from `offset` of at most `max_len` bytes is inside the page (pool invariant).
+        // from `offset` of at most `max_len` bytes is inside the page (pool invariant). The
+        // pool's own `dma_sync` flag and RCU re-check guard against a pool being scrubbed
+        // (destroyed) under a concurrent return; a `Page` borrows its pool, so that cannot
+        // happen here, and every pool of this module syncs for the device
+        // (`PP_FLAG_DMA_SYNC_DEV`).
         unsafe {
             bindings::dma_sync_single_for_device(
                 p.dev,
@@ -384,6 +395,9 @@ impl<'p> Page<'p> {
     /// reserves), the `dirty_len` bytes the device or the CPU wrote from the pool's offset
     /// are synced for the device and the page comes back, ready to be posted again;
     /// otherwise it goes back to the pool, which releases it, and `None` comes back.
+    ///
+    /// The CPU must not write the page's data area after this: what it wrote would not be
+    /// synced for the device.
     #[inline(always)]
     pub fn keep(mut self, rx: &RxContext<'_, '_>, dirty_len: u32) -> Option<Self> {
         let page = self.page.as_ptr();

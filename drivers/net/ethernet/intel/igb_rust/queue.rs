@@ -91,7 +91,8 @@ enum FrameRest {
 // Called twice per TX frame; the compiler keeps it out of line otherwise.
 #[inline(always)]
 fn ring_unused(next_to_clean: u32, next_to_use: u32, size: u32) -> u32 {
-    // Both indices are below `size` (at most `MAX_RING_SIZE`): no overflow, no underflow.
+    // Both indices are below `size` (at most `MAX_RING_SIZE`), so the sum stays far from
+    // wrapping; wrapping operations leave out the overflow checks (per TX frame).
     let d = next_to_clean
         .wrapping_add(size)
         .wrapping_sub(next_to_use)
@@ -594,7 +595,8 @@ pub(crate) struct RxRing {
     /// Two 64-bit words per descriptor (read format: buffer, header buffer; write-back:
     /// packet info and RSS hash, then status/errors and length).
     desc: DescRing,
-    /// The buffer the device owns at each descriptor, until it reports it done.
+    /// The buffer posted at each descriptor (the device's from `tail` back to
+    /// `next_to_clean`), until the device reports it done.
     pages: KVVec<Option<ParkedPage>>,
     /// Descriptors in the ring.
     size: u32,
@@ -711,16 +713,18 @@ impl RxRing {
     }
 
     /// Posts the page of a frame nobody else will see at `next_to_use` again, synced for the
-    /// device over the `dirty` bytes written, without a round trip through the pool (the
-    /// next refill moves the tail). A page the pool would not recycle goes back to it.
+    /// device over the `dirty` bytes written, without a round trip through the pool; the
+    /// device gets it when the next refill moves the tail (at most `RX_REFILL_BATCH` frames
+    /// later, or at the end of the poll). A page the pool would not recycle goes back to it.
     ///
     /// Every frame frees its first descriptor before its page comes back here, and only that
     /// page does, so there is always room.
     #[inline(always)]
-    fn repost(&mut self, page: Page<'_>, ctx: &RxContext<'_, '_>, dirty: u32) {
+    fn repost(&mut self, pool: &PagePool<'_>, page: Page<'_>, ctx: &RxContext<'_, '_>, dirty: u32) {
         let next = ring_next(self.next_to_use, self.size);
-        // Full: posting would make the ring look empty.
-        if next == self.next_to_clean {
+        // Full: posting would make the ring look empty. A page of another pool is mapped for
+        // whatever that pool serves: it goes back there.
+        if next == self.next_to_clean || !page.is_from(pool) {
             page.recycle(ctx, dirty);
             return;
         }
@@ -799,7 +803,8 @@ impl<'bound> Poll for VectorData<'bound> {
                     }
                     done
                 }
-                // Netpoll (budget 0) does not get the RX ring.
+                // Netpoll (budget 0) gets no RX state, nor does a vector without a ring or a
+                // pool.
                 _ => {
                     let mut freed = core::array::from_fn(|_| None);
                     self.clean_tx(dev, ctx, q, &mut freed);
@@ -1320,7 +1325,7 @@ impl<'bound> VectorData<'bound> {
                         dirty,
                         reason,
                     } => {
-                        rx.repost(page, ctx, dirty);
+                        rx.repost(pool, page, ctx, dirty);
                         match reason {
                             DropReason::Drop => xdp_drop += 1,
                             _ => xdp_aborted += 1,
@@ -1334,7 +1339,7 @@ impl<'bound> VectorData<'bound> {
                     None if eop && len <= copybreak => match ctx.alloc_skb(len) {
                         Some(mut skb) => {
                             let copied_ok = page.copy_to_skb(&mut skb, len).is_ok();
-                            rx.repost(page, ctx, len);
+                            rx.repost(pool, page, ctx, len);
                             if !copied_ok {
                                 errors += 1;
                                 continue;
