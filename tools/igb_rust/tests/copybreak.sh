@@ -79,6 +79,14 @@ note "page_pool: alloc_slow $slow0 -> $slow1, recycled $rc0 -> $rc1"
 check "page_pool stats are reported" test -n "$slow1"
 check "page_pool recycles under traffic (+$((rc1 - rc0)) for 3000 frames)" test $((rc1 - rc0)) -ge 2500
 check "page_pool slow allocations stay bounded (+$((slow1 - slow0)))" test $((slow1 - slow0)) -le 64
+# Copied frames: their page is posted again in the ring, the pool hands out none for them.
+allocs() { echo $(( $(pp rx_pp_alloc_fast) + $(pp rx_pp_alloc_slow) )); }
+cp0=$(cb_count); a0=$(allocs)
+ip netns exec $NS ping -q -f -c 1000 -s 100 $DUT_IP >/dev/null 2>&1
+cp1=$(cb_count); a1=$(allocs)
+note "copybreak 256, 1000 pings of 142 bytes: copybreak packets +$((cp1 - cp0)), pool allocations +$((a1 - a0))"
+check "copied frames' pages are reposted, not taken from the pool again (+$((a1 - a0)) for +$((cp1 - cp0)) copied)" \
+	test $((cp1 - cp0)) -ge 1000 -a $((a1 - a0)) -lt 250
 
 # The other ethtool views.
 check "ethtool -i names the driver" sh -c "ethtool -i $DUT_IF | grep -q '^driver: igb_rust'"

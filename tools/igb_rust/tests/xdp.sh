@@ -55,12 +55,16 @@ check "ip link shows the program in driver mode" sh -c "ip -d link show dev $DUT
 check "the link stayed up across the attach" test "$(cat /sys/class/net/$DUT_IF/carrier_changes)" = "$carrier0"
 
 # XDP_DROP: UDP to port 4444 never reaches the stack; everything else passes.
-d0=$(xsum rx_xdp_drop); np0=$(noports)
+pp_allocs() { echo $(( $(dev_stat rx_pp_alloc_fast) + $(dev_stat rx_pp_alloc_slow) )); }
+d0=$(xsum rx_xdp_drop); np0=$(noports); pa0=$(pp_allocs)
 r=$(echo_from_peer 4444 "$N" 100)
-d1=$(xsum rx_xdp_drop); np1=$(noports)
-note "drop: $r, rx_xdp_drop +$((d1 - d0)), UDP NoPorts +$((np1 - np0))"
+d1=$(xsum rx_xdp_drop); np1=$(noports); pa1=$(pp_allocs)
+note "drop: $r, rx_xdp_drop +$((d1 - d0)), UDP NoPorts +$((np1 - np0)), pool allocations +$((pa1 - pa0))"
 check "XDP_DROP: $N datagrams counted as rx_xdp_drop (+$((d1 - d0)))" test $((d1 - d0)) = "$N"
 check "XDP_DROP: none reached the stack (NoPorts +$((np1 - np0)))" test $((np1 - np0)) = 0
+# A dropped frame's page is posted again in the ring: the pool hands out none for it.
+check "XDP_DROP: dropped pages reposted, not taken from the pool again (+$((pa1 - pa0)) for $N)" \
+	test $((pa1 - pa0)) -lt $((N / 4))
 check "other traffic passes the program: 50 pings, every reply intact" pings 50
 
 # XDP_PASS over a bulk TCP transfer: the data arrive intact.
