@@ -695,11 +695,7 @@ impl RxRing {
                 failed += 1;
                 break;
             };
-            let addr = page.dma_addr() + u64::from(RX_HEADROOM);
-            self.pages[i] = Some(page.park());
-            // A zero header address and zero status: the descriptor is not done.
-            self.desc.write(i, addr, 0);
-            self.next_to_use = ring_next(self.next_to_use, self.size);
+            self.post(page);
             n -= 1;
         }
         // Also gives the device what `repost` wrote since the last refill.
@@ -728,9 +724,15 @@ impl RxRing {
             page.recycle(ctx, dirty);
             return;
         }
-        let Some(page) = page.keep(ctx, dirty) else {
-            return;
-        };
+        if let Some(page) = page.keep(ctx, dirty) {
+            self.post(page);
+        }
+    }
+
+    /// Gives `page`, synced for the device, to the descriptor at `next_to_use` and moves past
+    /// it; the caller has checked that the ring has room.
+    #[inline(always)]
+    fn post(&mut self, page: Page<'_>) {
         let i = self.next_to_use as usize;
         let addr = page.dma_addr() + u64::from(RX_HEADROOM);
         let Some(slot) = self.pages.get_mut(i) else {
@@ -742,7 +744,7 @@ impl RxRing {
         }
         // A zero header address and zero status: the descriptor is not done.
         self.desc.write(i, addr, 0);
-        self.next_to_use = next;
+        self.next_to_use = ring_next(self.next_to_use, self.size);
     }
 
     /// Releases every buffer (the device is stopped). Process context.
