@@ -6,7 +6,8 @@ udp_echo.py DST_IP DST_PORT COUNT SIZE: sends COUNT datagrams of SIZE bytes
 (a sequence number, then random bytes) from port 5555 to DST_IP:DST_PORT,
 2 ms apart, and waits for echoes until 3 s after the last one was sent.
 Prints "sent N echoed M intact K": an echo is intact when it is byte for byte
-one of the datagrams sent, and each counts once.
+one of the datagrams sent, and each counts once. When some did not come back
+intact, " missing" and their sequence numbers (at most 20) follow.
 """
 import os
 import select
@@ -49,4 +50,6 @@ for i in range(count):
     s.sendto(payload, (dst, port))
     drain(time.monotonic() + 0.002)
 drain(time.monotonic() + 3)
-print(f"sent {count} echoed {echoed} intact {len(intact)}")
+missing = [i for i in range(count) if i not in intact]
+tail = " missing " + ",".join(map(str, missing[:20])) if missing else ""
+print(f"sent {count} echoed {echoed} intact {len(intact)}{tail}")
