@@ -12,6 +12,9 @@
 //!   (`XDP_TX`), nothing (`XDP_REDIRECT`: the page went to the target), or the page itself
 //!   with the length to sync for the device (`XDP_DROP`, `XDP_ABORTED`, or a redirect or
 //!   conversion that failed). A page handed to `XDP_TX` or redirect cannot be touched again;
+//! - [`RxQueue::run_with`] hands the same outcomes to the methods of an [`OnVerdict`]
+//!   instead: each place that reaches a verdict calls its method directly, so a poll loop
+//!   does not build a [`Verdict`] only to take it apart again;
 //! - a frame of several buffers goes to [`RxQueue::run_frags`], which takes every page and
 //!   runs only programs that declared fragment support: the fragments follow the frame
 //!   wherever it goes, and go back to their pool when it is dropped;
@@ -274,6 +277,65 @@ pub enum Verdict<'p> {
         /// Why.
         reason: DropReason,
     },
+}
+
+/// What a driver does with the outcome of an XDP program, for [`RxQueue::run_with`] and
+/// [`RxQueue::run_frags_with`], which call exactly one method, once, with what the verdict
+/// leaves to the driver (the same as the variants of [`Verdict`] carry).
+///
+/// The methods take `self` (so no more than one can run): a handler is typically a set of
+/// borrows of the poll's state (the ring, the counters) made for one frame. Marking them
+/// `#[inline(always)]` lets each place in `run_with` that reaches a verdict run the driver's
+/// code for it directly.
+pub trait OnVerdict<'p> {
+    /// What `run_with` returns.
+    type Output;
+
+    /// `XDP_PASS`: the frame, possibly moved or resized by the program, goes up the stack.
+    fn pass(self, buff: Buff<'p>) -> Self::Output;
+
+    /// `XDP_TX`: the frame is to be sent out of the device it came in on.
+    fn tx(self, frame: Frame) -> Self::Output;
+
+    /// `XDP_REDIRECT`: the redirect target has the frame (flushed at the end of the poll).
+    fn redirected(self) -> Self::Output;
+
+    /// The frame is dropped: `page` is its first page, `dirty` the bytes from the pool's offset
+    /// that the device or the program may have written. The fragments are not the handler's:
+    /// those attached went back to their pools, those not yet attached (a frame dropped as
+    /// [`DropReason::TooLong`]) go back when the iterator is dropped.
+    fn dropped(self, page: page_pool::Page<'p>, dirty: u32, reason: DropReason) -> Self::Output;
+}
+
+/// The handler that turns the outcome into a [`Verdict`] ([`RxQueue::run`]).
+struct IntoVerdict;
+
+impl<'p> OnVerdict<'p> for IntoVerdict {
+    type Output = Verdict<'p>;
+
+    #[inline(always)]
+    fn pass(self, buff: Buff<'p>) -> Verdict<'p> {
+        Verdict::Pass(buff)
+    }
+
+    #[inline(always)]
+    fn tx(self, frame: Frame) -> Verdict<'p> {
+        Verdict::Tx(frame)
+    }
+
+    #[inline(always)]
+    fn redirected(self) -> Verdict<'p> {
+        Verdict::Redirected
+    }
+
+    #[inline(always)]
+    fn dropped(self, page: page_pool::Page<'p>, dirty: u32, reason: DropReason) -> Verdict<'p> {
+        Verdict::Drop {
+            page,
+            dirty,
+            reason,
+        }
+    }
 }
 
 /// The fragments of a frame of several buffers, listed in the shared info at the end of the
@@ -757,7 +819,20 @@ impl RxQueue {
         page: page_pool::Page<'p>,
         len: u32,
     ) -> Verdict<'p> {
-        self.run_frags(rx, prog, page, len, core::iter::empty())
+        self.run_frags_with(rx, prog, page, len, core::iter::empty(), IntoVerdict)
+    }
+
+    /// [`Self::run`], with the outcome handed to `on` instead of returned as a [`Verdict`].
+    #[inline(always)]
+    pub fn run_with<'p, H: OnVerdict<'p>>(
+        &self,
+        rx: &RxContext<'_, '_>,
+        prog: ProgRef<'_>,
+        page: page_pool::Page<'p>,
+        len: u32,
+        on: H,
+    ) -> H::Output {
+        self.run_frags_with(rx, prog, page, len, core::iter::empty(), on)
     }
 
     /// Runs `prog` on a frame of several buffers: the `len` bytes the device wrote into `head`
@@ -782,15 +857,28 @@ impl RxQueue {
     where
         I: IntoIterator<Item = (page_pool::Page<'p>, u32)>,
     {
+        self.run_frags_with(rx, prog, page, len, frags, IntoVerdict)
+    }
+
+    /// [`Self::run_frags`], with the outcome handed to `on` instead of returned as a
+    /// [`Verdict`].
+    #[inline(always)]
+    pub fn run_frags_with<'p, I, H>(
+        &self,
+        rx: &RxContext<'_, '_>,
+        prog: ProgRef<'_>,
+        page: page_pool::Page<'p>,
+        len: u32,
+        frags: I,
+        on: H,
+    ) -> H::Output
+    where
+        I: IntoIterator<Item = (page_pool::Page<'p>, u32)>,
+        H: OnVerdict<'p>,
+    {
         let offset = page.pool_offset();
-        let fits = page_pool::Page::fits(offset, len);
-        let too_long = |page| Verdict::Drop {
-            page,
-            dirty: len,
-            reason: DropReason::TooLong,
-        };
-        if !fits {
-            return too_long(page);
+        if !page_pool::Page::fits(offset, len) {
+            return on.dropped(page, len, DropReason::TooLong);
         }
         page.sync_for_cpu(len);
         let hard_start = page.address();
@@ -817,12 +905,16 @@ impl RxQueue {
             .cast::<u8>()
             .wrapping_add((page_pool::PAGE_SIZE - page_pool::SKB_SHINFO_SIZE) as usize)
             .cast::<bindings::skb_shared_info>();
-        // INVARIANT: the fragments attached to `xdp` so far, listed in our page's shared info
-        // and owned here until the verdict.
-        let attached = |xdp: &bindings::xdp_buff| Frags {
+        // Set once a fragment is attached. Only `xdp_buff_add_frag()` sets the buffer's
+        // fragment flag (`xdp_init_buff()` clears it, BPF helpers only keep or clear it), so a
+        // frame of one buffer need not read it.
+        let mut any_frag = false;
+        // INVARIANT: the fragments attached to `xdp` so far (none unless `attached_any`),
+        // listed in our page's shared info and owned here until the verdict.
+        let attached = |xdp: &bindings::xdp_buff, attached_any: bool| Frags {
             sinfo,
             // SAFETY: Reads the flags of our local, initialised buffer description.
-            nr: if unsafe { bindings::xdp_buff_has_frags(xdp) } {
+            nr: if attached_any && unsafe { bindings::xdp_buff_has_frags(xdp) } {
                 // SAFETY: With fragments attached, `sinfo` was set up by `xdp_buff_add_frag`
                 // in our page.
                 u32::from(unsafe { (*sinfo).nr_frags })
@@ -858,10 +950,11 @@ impl RxQueue {
             };
             if !added {
                 // This fragment and those not attached yet go back to the pool when dropped.
-                attached(&xdp).recycle(rx);
-                return too_long(page);
+                attached(&xdp, any_frag).recycle(rx);
+                return on.dropped(page, len, DropReason::TooLong);
             }
             let _ = frag.into_raw();
+            any_frag = true;
             frag_bytes += flen;
         }
         // SAFETY: `prog.0` is an XDP program alive for the poll (`ProgRef` invariant), and we
@@ -871,7 +964,7 @@ impl RxQueue {
         let act = unsafe { bindings::bpf_prog_run_xdp(prog.0.as_ptr(), &mut xdp) };
         // The program's helpers keep the list and the flag true when they drop or pull
         // fragments.
-        let frags = attached(&xdp);
+        let frags = attached(&xdp, any_frag);
         // The program may have moved both ends, within the buffer (the BPF helpers check).
         let start = (xdp.data as usize).wrapping_sub(hard_start as usize) as u32;
         let end = (xdp.data_end as usize).wrapping_sub(hard_start as usize) as u32;
@@ -881,54 +974,42 @@ impl RxQueue {
         let dirty = end.saturating_sub(offset).max(len);
         // SAFETY: `self` is registered, so its `dev` is the live receiving device.
         let dev = unsafe { (*self.raw()).dev };
-        let dropped = |page: page_pool::Page<'p>, frags: Frags<'p>, reason| {
-            frags.recycle(rx);
-            Verdict::Drop {
-                page,
-                dirty,
-                reason,
-            }
-        };
-        let aborted = |page: page_pool::Page<'p>, frags: Frags<'p>, act: u32| {
-            // SAFETY: Tracing only reads the device and the program, both live.
-            unsafe { bindings::trace_xdp_exception(dev, prog.0.as_ptr(), act) };
-            dropped(page, frags, DropReason::Aborted)
-        };
         match act {
-            bindings::xdp_action_XDP_PASS => {
-                if start > end || end > page_pool::PAGE_SIZE - page_pool::SKB_SHINFO_SIZE {
-                    return aborted(page, frags, act);
-                }
-                let moved = start != offset || end - start != len || frags.bytes() != frag_bytes;
-                // INVARIANT: `start <= end` and `end` leaves the shared info room (checked);
-                // the fragments are listed in the page's shared info.
-                Verdict::Pass(Buff {
-                    page,
-                    start,
-                    len: end - start,
-                    dirty,
-                    moved,
-                    frags,
-                    // SAFETY: Reads the flags of our local, initialised buffer description.
-                    flags: unsafe { bindings::xdp_buff_get_skb_flags(&xdp) },
-                })
+            bindings::xdp_action_XDP_DROP => {
+                frags.recycle(rx);
+                return on.dropped(page, dirty, DropReason::Drop);
             }
-            bindings::xdp_action_XDP_DROP => dropped(page, frags, DropReason::Drop),
+            bindings::xdp_action_XDP_PASS => {
+                if start <= end && end <= page_pool::PAGE_SIZE - page_pool::SKB_SHINFO_SIZE {
+                    let moved =
+                        start != offset || end - start != len || frags.bytes() != frag_bytes;
+                    // SAFETY: Reads the flags of our local, initialised buffer description.
+                    let flags = unsafe { bindings::xdp_buff_get_skb_flags(&xdp) };
+                    // INVARIANT: `start <= end` and `end` leaves the shared info room
+                    // (checked); the fragments are listed in the page's shared info.
+                    return on.pass(Buff {
+                        page,
+                        start,
+                        len: end - start,
+                        dirty,
+                        moved,
+                        frags,
+                        flags,
+                    });
+                }
+            }
             bindings::xdp_action_XDP_TX => {
                 // SAFETY: `xdp` describes our page (and fragments), registered with a
                 // page-pool memory model; the frame is written into the page's headroom and
                 // shares the page's shared info.
                 let frame = unsafe { bindings::xdp_convert_buff_to_frame(&mut xdp) };
-                match NonNull::new(frame) {
-                    Some(f) => {
-                        // The frame owns the page and the fragments now.
-                        let _ = page.into_raw();
-                        frags.handed_over();
-                        // INVARIANT: made from a page-pool buffer; its data is the program's
-                        // range, inside the page, and its fragments are those listed there.
-                        Verdict::Tx(Frame(f))
-                    }
-                    None => aborted(page, frags, act),
+                if let Some(f) = NonNull::new(frame) {
+                    // The frame owns the page and the fragments now.
+                    let _ = page.into_raw();
+                    frags.handed_over();
+                    // INVARIANT: made from a page-pool buffer; its data is the program's
+                    // range, inside the page, and its fragments are those listed there.
+                    return on.tx(Frame(f));
                 }
             }
             bindings::xdp_action_XDP_REDIRECT => {
@@ -940,18 +1021,23 @@ impl RxQueue {
                 if unsafe { bindings::xdp_do_redirect(dev, &mut xdp, prog.0.as_ptr()) } == 0 {
                     let _ = page.into_raw();
                     frags.handed_over();
-                    Verdict::Redirected
-                } else {
-                    dropped(page, frags, DropReason::Redirect)
+                    return on.redirected();
                 }
+                frags.recycle(rx);
+                return on.dropped(page, dirty, DropReason::Redirect);
             }
-            bindings::xdp_action_XDP_ABORTED => aborted(page, frags, act),
+            bindings::xdp_action_XDP_ABORTED => (),
             _ => {
                 // SAFETY: Only reads the device and the program, both live.
                 unsafe { bindings::bpf_warn_invalid_xdp_action(dev, prog.0.as_ptr(), act) };
-                aborted(page, frags, act)
             }
         }
+        // `XDP_ABORTED`, an unknown action, a frame the program moved out of its buffer, or
+        // one that could not become an `XDP_TX` frame.
+        // SAFETY: Tracing only reads the device and the program, both live.
+        unsafe { bindings::trace_xdp_exception(dev, prog.0.as_ptr(), act) };
+        frags.recycle(rx);
+        on.dropped(page, dirty, DropReason::Aborted)
     }
 }
 

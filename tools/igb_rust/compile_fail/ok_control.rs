@@ -10,7 +10,7 @@ use kernel::{
         netdev::{self, Config, Device, IrqDevice, Operations, Rtnl, TxRequest, Xmit, XmitQueue},
         page_pool::{Page, PagePool, ParkedPage},
         skb::{MapSlot, SkBuff, TxBuf},
-        xdp::{ProgRef, ProgSlot, RxQueue, Verdict},
+        xdp::{Buff, DropReason, Frame, OnVerdict, ProgRef, ProgSlot, RxQueue, Verdict},
     },
     pci,
     prelude::*,
@@ -46,6 +46,51 @@ fn xdp_rx(ctx: &RxContext<'_, '_>, rxq: &RxQueue, prog: ProgRef<'_>, page: Page<
         Verdict::Redirected => {}
         Verdict::Drop { page, dirty, .. } => page.recycle(ctx, dirty),
     }
+}
+
+/// Counts drops and recycles their pages; passes frames on to the caller.
+struct Dropper<'a, 'c, 'n> {
+    ctx: &'a RxContext<'c, 'n>,
+    dropped: &'a mut u32,
+}
+
+impl<'p> OnVerdict<'p> for Dropper<'_, '_, '_> {
+    type Output = Option<Buff<'p>>;
+
+    fn pass(self, buff: Buff<'p>) -> Option<Buff<'p>> {
+        Some(buff)
+    }
+
+    fn tx(self, frame: Frame) -> Option<Buff<'p>> {
+        drop(frame);
+        None
+    }
+
+    fn redirected(self) -> Option<Buff<'p>> {
+        None
+    }
+
+    fn dropped(self, page: Page<'p>, dirty: u32, _why: DropReason) -> Option<Buff<'p>> {
+        *self.dropped += 1;
+        page.recycle(self.ctx, dirty);
+        None
+    }
+}
+
+#[allow(dead_code)]
+fn xdp_rx_with(ctx: &RxContext<'_, '_>, rxq: &RxQueue, prog: ProgRef<'_>, page: Page<'_>) -> u32 {
+    let mut dropped = 0;
+    let on = Dropper {
+        ctx,
+        dropped: &mut dropped,
+    };
+    if let Some(buff) = rxq.run_with(ctx, prog, page, 64, on) {
+        match buff.build_skb(ctx) {
+            Ok(skb) => ctx.gro_receive(skb),
+            Err((page, dirty)) => page.recycle(ctx, dirty),
+        }
+    }
+    dropped
 }
 
 #[allow(dead_code)]

@@ -22,7 +22,7 @@ use kernel::{
             HashType, MapSlot, RxChecksum, SkBuff, Tso, TxBuf, TxChecksum, VlanProto, VlanTag, L4,
             MAX_FRAGS, MAX_SEGMENTS,
         },
-        xdp::{self, DropReason, Frame, Verdict},
+        xdp::{self, DropReason, Frame},
     },
     new_spinlock_irq,
     prelude::*,
@@ -695,7 +695,7 @@ impl RxRing {
                 failed += 1;
                 break;
             };
-            self.post(page);
+            self.post(page, ring_next(self.next_to_use, self.size));
             n -= 1;
         }
         // Also gives the device what `repost` wrote since the last refill.
@@ -725,16 +725,17 @@ impl RxRing {
             return;
         }
         if let Some(page) = page.keep(ctx, dirty) {
-            self.post(page);
+            self.post(page, next);
         }
     }
 
-    /// Gives `page`, synced for the device, to the descriptor at `next_to_use` and moves past
-    /// it; the caller has checked that the ring has room.
+    /// Gives `page`, synced for the device, to the descriptor at `next_to_use` and moves on to
+    /// `next`, the one after it; the caller has checked that the ring has room.
     #[inline(always)]
-    fn post(&mut self, page: Page<'_>) {
+    fn post(&mut self, page: Page<'_>, next: u32) {
         let i = self.next_to_use as usize;
-        let addr = page.dma_addr() + u64::from(RX_HEADROOM);
+        // Inside the page's mapping, which does not wrap.
+        let addr = page.dma_addr().wrapping_add(u64::from(RX_HEADROOM));
         let Some(slot) = self.pages.get_mut(i) else {
             return;
         };
@@ -744,7 +745,7 @@ impl RxRing {
         }
         // A zero header address and zero status: the descriptor is not done.
         self.desc.write(i, addr, 0);
-        self.next_to_use = ring_next(self.next_to_use, self.size);
+        self.next_to_use = next;
     }
 
     /// Releases every buffer (the device is stopped). Process context.
@@ -766,6 +767,75 @@ impl RxRing {
 #[inline(never)]
 fn release_parked(page: ParkedPage) {
     drop(page);
+}
+
+/// What XDP did with the frames of one poll, counted as the poll goes.
+#[derive(Default)]
+struct XdpCounts {
+    drop: u64,
+    redirect: u64,
+    aborted: u64,
+    /// Frames were queued for `XDP_TX`: the TX doorbell is rung at the end of the poll.
+    tx: bool,
+}
+
+/// What the RX loop does with the verdict on one frame: a frame the program passed comes back
+/// to be built into an skb; any other is counted as received (whatever became of it) and its
+/// page reposted in the ring, sent back out, or left to the redirect.
+struct XdpOutcome<'a, 'b, 'c, 'n> {
+    vector: &'a VectorData<'b>,
+    rx: &'a mut RxRing,
+    pool: &'a PagePool<'a>,
+    ctx: &'a RxContext<'c, 'n>,
+    /// The frame's bytes in all its buffers.
+    total: u32,
+    bytes: &'a mut u64,
+    done: &'a mut u32,
+    counts: &'a mut XdpCounts,
+}
+
+impl XdpOutcome<'_, '_, '_, '_> {
+    #[inline(always)]
+    fn received(&mut self) {
+        // Neither can wrap: bytes of one poll, frames below the budget.
+        *self.bytes = self.bytes.wrapping_add(u64::from(self.total));
+        *self.done = self.done.wrapping_add(1);
+    }
+}
+
+impl<'p> xdp::OnVerdict<'p> for XdpOutcome<'_, '_, '_, '_> {
+    type Output = Option<xdp::Buff<'p>>;
+
+    #[inline(always)]
+    fn pass(self, buff: xdp::Buff<'p>) -> Self::Output {
+        Some(buff)
+    }
+
+    #[inline(always)]
+    fn tx(mut self, frame: Frame) -> Self::Output {
+        self.received();
+        self.vector.xdp_tx(frame);
+        self.counts.tx = true;
+        None
+    }
+
+    #[inline(always)]
+    fn redirected(mut self) -> Self::Output {
+        self.received();
+        self.counts.redirect = self.counts.redirect.wrapping_add(1);
+        None
+    }
+
+    #[inline(always)]
+    fn dropped(mut self, page: Page<'p>, dirty: u32, reason: DropReason) -> Self::Output {
+        self.received();
+        self.rx.repost(self.pool, page, self.ctx, dirty);
+        match reason {
+            DropReason::Drop => self.counts.drop = self.counts.drop.wrapping_add(1),
+            _ => self.counts.aborted = self.counts.aborted.wrapping_add(1),
+        }
+        None
+    }
 }
 
 /// Poll routine of a vector.
@@ -1169,8 +1239,7 @@ impl<'bound> VectorData<'bound> {
         let (mut done, mut bytes, mut errors, mut copied) = (0u32, 0u64, 0u64, 0u64);
         let mut csum_good = 0u64;
         let mut cleaned = 0u32;
-        let (mut xdp_drop, mut xdp_redirect, mut xdp_aborted) = (0u64, 0u64, 0u64);
-        let mut xdp_tx = false;
+        let mut xc = XdpCounts::default();
         while done < budget {
             if cleaned >= RX_REFILL_BATCH {
                 let failed = rx.refill(pool, &self.hw.bar);
@@ -1187,7 +1256,9 @@ impl<'bound> VectorData<'bound> {
             }
             // Read the rest of the descriptor only after seeing DD.
             dma_mb(Read);
-            let mut lo = rx.desc.read(i, 0);
+            // With a program, read only for a frame it passes: most never become skbs.
+            let mut lo_at = i;
+            let mut lo = if XDP { 0 } else { rx.desc.read(i, 0) };
             // The first buffer of a frame of several, for a program that takes them all: the
             // program sees the frame whole, or not yet.
             let mut more = 0;
@@ -1209,7 +1280,8 @@ impl<'bound> VectorData<'bound> {
 
             let len = ((hi >> 32) & 0xffff) as u32;
             let mut eop = hi & RXD_STAT_EOP != 0;
-            let Some(Ok(page)) = rx.pages[i].take().map(|p| pool.unpark(p)) else {
+            // A page of another pool goes back to it (dropped by `ok()`).
+            let Some(page) = rx.pages[i].take().and_then(|p| pool.unpark(p).ok()) else {
                 // A descriptor completed without a buffer: the device is confused. The rest of
                 // its frame goes too.
                 if !rx.discard {
@@ -1243,22 +1315,33 @@ impl<'bound> VectorData<'bound> {
                 // A program without fragment support sees whole frames in one buffer only:
                 // `xdp_setup` and `change_mtu` keep the MTU there, so a longer frame is
                 // dropped, and so is one longer than the largest MTU (`FrameRest::TooLong`).
-                if (!eop && more == 0) || rx.partial.is_some() {
+                // The same as `(!eop && more == 0) || rx.partial.is_some()`: `more` is 0 unless
+                // the buffer starts a frame (no partial frame, no EOP). This form tests less.
+                if !(eop && rx.partial.is_none()) && more == 0 {
                     page.recycle(ctx, len);
                     rx.partial = None;
                     rx.discard = !eop;
-                    xdp_aborted += 1;
+                    xc.aborted = xc.aborted.wrapping_add(1);
                     continue;
                 }
                 let mut total = len;
-                // Every frame the program saw counts as received, whatever became of it.
-                let verdict = if more == 0 {
+                let out = if more == 0 {
                     if hi & RXD_ERR_FRAME != 0 {
                         page.recycle(ctx, len);
                         errors += 1;
                         continue;
                     }
-                    rxq.run(ctx, prog, page, len)
+                    let on = XdpOutcome {
+                        vector: self,
+                        rx: &mut *rx,
+                        pool,
+                        ctx,
+                        total,
+                        bytes: &mut bytes,
+                        done: &mut done,
+                        counts: &mut xc,
+                    };
+                    rxq.run_with(ctx, prog, page, len, on)
                 } else {
                     // The rest of the frame, all written (`frame_rest`).
                     let mut frags: [Option<(Page<'_>, u32)>; RX_MAX_BUFS as usize - 1] =
@@ -1284,9 +1367,7 @@ impl<'bound> VectorData<'bound> {
                     // The frame's status, hash and errors are in its last descriptor, read
                     // after its DD bit.
                     dma_mb(Read);
-                    lo = rx
-                        .desc
-                        .read(ring_prev(rx.next_to_clean, rx.size) as usize, 0);
+                    lo_at = ring_prev(rx.next_to_clean, rx.size) as usize;
                     if bad || hi & RXD_ERR_FRAME != 0 {
                         page.recycle(ctx, len);
                         for (p, flen) in frags.into_iter().flatten() {
@@ -1295,47 +1376,37 @@ impl<'bound> VectorData<'bound> {
                         errors += 1;
                         continue;
                     }
-                    rxq.run_frags(ctx, prog, page, len, frags.into_iter().flatten())
+                    let on = XdpOutcome {
+                        vector: self,
+                        rx: &mut *rx,
+                        pool,
+                        ctx,
+                        total,
+                        bytes: &mut bytes,
+                        done: &mut done,
+                        counts: &mut xc,
+                    };
+                    rxq.run_frags_with(ctx, prog, page, len, frags.into_iter().flatten(), on)
                 };
-                if !matches!(verdict, Verdict::Pass(_)) {
-                    bytes += u64::from(total);
-                    done += 1;
-                }
-                match verdict {
-                    Verdict::Pass(buff) => {
-                        csum_valid = !buff.moved();
-                        match buff.build_skb(ctx) {
-                            Ok(skb) => skb,
-                            Err((page, dirty)) => {
-                                page.recycle(ctx, dirty);
-                                self.stats.rx_alloc_failed.add(1, Relaxed);
-                                continue;
-                            }
-                        }
-                    }
-                    Verdict::Tx(frame) => {
-                        self.xdp_tx(frame);
-                        xdp_tx = true;
-                        continue;
-                    }
-                    Verdict::Redirected => {
-                        xdp_redirect += 1;
-                        continue;
-                    }
-                    Verdict::Drop {
-                        page,
-                        dirty,
-                        reason,
-                    } => {
-                        rx.repost(pool, page, ctx, dirty);
-                        match reason {
-                            DropReason::Drop => xdp_drop += 1,
-                            _ => xdp_aborted += 1,
-                        }
+                // The program passed the frame: it goes up the stack as an skb.
+                let Some(buff) = out else {
+                    continue;
+                };
+                lo = rx.desc.read(lo_at, 0);
+                csum_valid = !buff.moved();
+                match buff.build_skb(ctx) {
+                    Ok(skb) => skb,
+                    Err((page, dirty)) => {
+                        page.recycle(ctx, dirty);
+                        self.stats.rx_alloc_failed.add(1, Relaxed);
                         continue;
                     }
                 }
             } else {
+                if XDP {
+                    // Not reached: with `XDP`, `xdp` holds a program.
+                    lo = rx.desc.read(lo_at, 0);
+                }
                 match rx.partial.take() {
                     // Small frame: copy it and give the page straight back for the next refill.
                     None if eop && len <= copybreak => match ctx.alloc_skb(len) {
@@ -1416,13 +1487,13 @@ impl<'bound> VectorData<'bound> {
             ctx.gro_receive(skb);
             done += 1;
         }
-        if xdp_tx {
+        if xc.tx {
             self.kick_tx(rx.queue);
         }
         if xdp.is_some() {
-            self.stats.xdp_drop.add(xdp_drop, Relaxed);
-            self.stats.xdp_redirect.add(xdp_redirect, Relaxed);
-            self.stats.xdp_aborted.add(xdp_aborted, Relaxed);
+            self.stats.xdp_drop.add(xc.drop, Relaxed);
+            self.stats.xdp_redirect.add(xc.redirect, Relaxed);
+            self.stats.xdp_aborted.add(xc.aborted, Relaxed);
         }
         let failed = rx.refill(pool, &self.hw.bar);
         self.stats.rx_alloc_failed.add(u64::from(failed), Relaxed);
