@@ -1012,6 +1012,8 @@ impl<'bound> netdev::Operations for IgbNet<'bound> {
         Ok(())
     }
 
+    // Inlined into the abstraction's callback: one call less per frame.
+    #[inline(always)]
     fn start_xmit<'x>(
         dev: &netdev::Device<Self>,
         txq: &XmitQueue<'x>,

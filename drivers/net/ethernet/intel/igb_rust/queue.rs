@@ -1147,12 +1147,14 @@ impl<'bound> VectorData<'bound> {
                 }
                 // Unmapped here, freed once the lock is released.
                 if let Some(buf) = slot.frame.take() {
+                    // What the device completed during one call: far below 2^32 frames or
+                    // bytes. Wrapping would only undercount, where a checked add panics.
                     if matches!(buf, TxBuf::Skb(_)) {
-                        bytes += slot.bytes;
-                        pkts += slot.pkts;
+                        bytes = bytes.wrapping_add(slot.bytes);
+                        pkts = pkts.wrapping_add(slot.pkts);
                     } else {
-                        xbytes += slot.bytes;
-                        xpkts += slot.pkts;
+                        xbytes = xbytes.wrapping_add(slot.bytes);
+                        xpkts = xpkts.wrapping_add(slot.pkts);
                     }
                     if let Some(f) = freed.get_mut(n) {
                         *f = Some(buf);
@@ -1513,6 +1515,7 @@ impl<'bound> VectorData<'bound> {
     }
 
     /// Queues `skb` on this vector's TX ring.
+    #[inline(always)]
     pub(crate) fn xmit<'x>(
         &self,
         xq: &XmitQueue<'x>,
