@@ -1012,7 +1012,7 @@ impl<'bound> netdev::Operations for IgbNet<'bound> {
         Ok(())
     }
 
-    // Inlined into the abstraction's callback: one call less per frame.
+    // Inlined into the callback of the abstraction: one call less per frame.
     #[inline(always)]
     fn start_xmit<'x>(
         dev: &netdev::Device<Self>,
