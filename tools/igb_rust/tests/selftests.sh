@@ -26,7 +26,21 @@ addrs_back() {
 	ip -n $NS link set "$PEER_IF" up
 	wait_carrier "$DUT_IF" 1
 }
-run_selftest() {	# run_selftest SCRIPT
+# hw/csum.py's "invalid" cases send the complement of the right checksum. When
+# the right one is 0x0000 (sent as 0xffff, its other form), the complement is
+# 0xffff, right too, and the receiver rightly calls it valid: about 1 in 65536
+# datagrams, 100 per case. A run whose only failures are such datagrams says
+# nothing of the driver, and runs once more.
+csum_false_alarm() {	# csum_false_alarm LOG
+	local good valid ffff
+	good=$(grep -c "pkt: good csum, while bad expected" "$1")
+	valid=$(grep -c "cmsg: expected bad csum, pf_packet returns valid" "$1")
+	ffff=$(grep -A1 "csum=0xffff verify=0x0\$" "$1" | grep -c "pkt: good csum, while bad expected")
+	[ "$good" -gt 0 ] && [ "$ffff" = "$good" ] && [ "$valid" = "$good" ] &&
+		! grep -q "pkt: bad csum" "$1" &&
+		! grep -E '^not ok [0-9]+ ' "$1" | grep -qv '_invalid$'
+}
+run_selftest() {	# run_selftest SCRIPT [again]
 	local log=$OUT/selftest-${1//\//-}.log rc n_ok n_fail n_skip
 	addrs_back
 	(cd "$SELFTESTS" && env PATH="${ST_ETHTOOL:+$ST_ETHTOOL:}$PATH" NETIF="$DUT_IF" LOCAL_V4=$DUT_IP REMOTE_V4=$PEER_IP \
@@ -38,6 +52,10 @@ run_selftest() {	# run_selftest SCRIPT
 	n_fail=$(grep -cE '^not ok [0-9]+ ' "$log")
 	if [ $rc = 0 ] && [ "$n_fail" = 0 ] && [ "$n_ok" -gt "$n_skip" ]; then
 		ok "selftest $1: $((n_ok - n_skip)) passed, $n_skip skipped"
+	elif [ "$1" = hw/csum.py ] && [ -z "${2:-}" ] && csum_false_alarm "$log"; then
+		cp "$log" "$log.first"
+		note "selftest $1: a 'bad' checksum of 0xffff was a right one ($log.first); once more"
+		run_selftest "$1" again
 	else
 		fail "selftest $1 (rc=$rc, $n_fail failed)" "$(grep -E '^(not ok|ok|#)' "$log" | tail -30)"
 	fi
