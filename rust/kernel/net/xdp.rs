@@ -905,16 +905,15 @@ impl RxQueue {
             .cast::<u8>()
             .wrapping_add((page_pool::PAGE_SIZE - page_pool::SKB_SHINFO_SIZE) as usize)
             .cast::<bindings::skb_shared_info>();
-        // Set once a fragment is attached. Only `xdp_buff_add_frag()` sets the buffer's
-        // fragment flag (`xdp_init_buff()` clears it, BPF helpers only keep or clear it), so a
-        // frame of one buffer need not read it.
-        let mut any_frag = false;
-        // INVARIANT: the fragments attached to `xdp` so far (none unless `attached_any`),
-        // listed in our page's shared info and owned here until the verdict.
-        let attached = |xdp: &bindings::xdp_buff, attached_any: bool| Frags {
+        // INVARIANT: the fragments attached to `xdp` so far (none while `frag_bytes` is 0:
+        // every fragment attached is not empty), listed in our page's shared info and owned
+        // here until the verdict. Only `xdp_buff_add_frag()` sets the buffer's fragment flag
+        // (`xdp_init_buff()` clears it, BPF helpers only keep or clear it), so a frame of one
+        // buffer need not read it.
+        let attached = |xdp: &bindings::xdp_buff, frag_bytes: u32| Frags {
             sinfo,
             // SAFETY: Reads the flags of our local, initialised buffer description.
-            nr: if attached_any && unsafe { bindings::xdp_buff_has_frags(xdp) } {
+            nr: if frag_bytes > 0 && unsafe { bindings::xdp_buff_has_frags(xdp) } {
                 // SAFETY: With fragments attached, `sinfo` was set up by `xdp_buff_add_frag`
                 // in our page.
                 u32::from(unsafe { (*sinfo).nr_frags })
@@ -950,11 +949,10 @@ impl RxQueue {
             };
             if !added {
                 // This fragment and those not attached yet go back to the pool when dropped.
-                attached(&xdp, any_frag).recycle(rx);
+                attached(&xdp, frag_bytes).recycle(rx);
                 return on.dropped(page, len, DropReason::TooLong);
             }
             let _ = frag.into_raw();
-            any_frag = true;
             frag_bytes += flen;
         }
         // SAFETY: `prog.0` is an XDP program alive for the poll (`ProgRef` invariant), and we
@@ -964,7 +962,7 @@ impl RxQueue {
         let act = unsafe { bindings::bpf_prog_run_xdp(prog.0.as_ptr(), &mut xdp) };
         // The program's helpers keep the list and the flag true when they drop or pull
         // fragments.
-        let frags = attached(&xdp, any_frag);
+        let frags = attached(&xdp, frag_bytes);
         // The program may have moved both ends, within the buffer (the BPF helpers check).
         let start = (xdp.data as usize).wrapping_sub(hard_start as usize) as u32;
         let end = (xdp.data_end as usize).wrapping_sub(hard_start as usize) as u32;
