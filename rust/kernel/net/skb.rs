@@ -424,16 +424,33 @@ impl SkBuff {
     /// over Ethernet, possibly behind VLAN tags, not TCP or UDP, CRC32c, or offsets outside
     /// the linear data): the caller then uses [`SkBuff::checksum_help`]. `mac_len` includes
     /// the tags.
-    #[inline]
+    // Always inlined: the common answer (nothing to offload) is one load and one compare in
+    // the transmit path; only a `CHECKSUM_PARTIAL` frame calls out to read its headers.
+    #[inline(always)]
     pub fn tx_checksum(&self) -> Result<Option<TxChecksum>> {
+        // SAFETY: `self.0` is a valid skb (type invariant); a plain read of the header group.
+        let summed = unsafe {
+            (*self.as_raw())
+                .__bindgen_anon_4
+                .headers
+                .as_ref()
+                .ip_summed()
+        };
+        if u32::from(summed) != bindings::CHECKSUM_PARTIAL {
+            return Ok(None);
+        }
+        self.partial_checksum().map(Some)
+    }
+
+    /// [`SkBuff::tx_checksum`] of a `CHECKSUM_PARTIAL` frame.
+    fn partial_checksum(&self) -> Result<TxChecksum> {
         let raw = self.as_raw();
         // SAFETY: `raw` is valid; these are plain reads of the header group (`csum_start` and
-        // `csum_offset` are the members of the union that `CHECKSUM_PARTIAL` uses, and are
-        // only looked at below for such a frame), and `head <= data` point into one buffer.
-        let (summed, proto, csum_offset, csum_start, net_hdr, headroom) = unsafe {
+        // `csum_offset` are the members of the union that `CHECKSUM_PARTIAL`, the caller's
+        // case, uses), and `head <= data` point into one buffer.
+        let (proto, csum_offset, csum_start, net_hdr, headroom) = unsafe {
             let h = (*raw).__bindgen_anon_4.headers.as_ref();
             (
-                u32::from(h.ip_summed()),
                 u16::from_be(h.protocol),
                 h.__bindgen_anon_1.__bindgen_anon_1.csum_offset,
                 h.__bindgen_anon_1.__bindgen_anon_1.csum_start,
@@ -441,9 +458,6 @@ impl SkBuff {
                 ((*raw).data as usize).wrapping_sub((*raw).head as usize) as i64,
             )
         };
-        if summed != bindings::CHECKSUM_PARTIAL {
-            return Ok(None);
-        }
         // SAFETY: `raw` is valid.
         if unsafe { bindings::skb_csum_is_sctp(raw) } {
             return Err(EOPNOTSUPP);
@@ -477,12 +491,12 @@ impl SkBuff {
             6 if tagged || proto == bindings::ETH_P_IPV6 => false,
             _ => return Err(EOPNOTSUPP),
         };
-        Ok(Some(TxChecksum {
+        Ok(TxChecksum {
             mac_len,
             ip_len,
             ipv4,
             l4,
-        }))
+        })
     }
 
     /// Whether the stack handed over a GSO frame (`skb_is_gso()`): one skb that stands for

@@ -1165,11 +1165,13 @@ impl<'bound> VectorData<'bound> {
             }
             unused = ring.unused();
             drop(guard);
-            for buf in freed.iter_mut().take(n).filter_map(Option::take) {
-                match buf {
-                    TxBuf::Skb(skb) => ctx.consume_skb(skb),
+            // `n <= TX_CLEAN_BATCH`, the array's length: the slice never falls back to empty.
+            for buf in freed.get_mut(..n).unwrap_or_default() {
+                match buf.take() {
+                    Some(TxBuf::Skb(skb)) => ctx.consume_skb(skb),
                     // Softirq with interrupts on, or netpoll, which left frames alone.
-                    TxBuf::Frame(f) => drop(f),
+                    Some(TxBuf::Frame(f)) => drop(f),
+                    None => (),
                 }
             }
             if n < TX_CLEAN_BATCH {
@@ -1576,7 +1578,10 @@ impl<'bound> VectorData<'bound> {
         };
         skb.tx_timestamp();
         let len = skb.len();
-        let (pkts, bytes) = tso.map_or((1, len), |t| (t.segs, t.wire_bytes(len)));
+        let (pkts, bytes) = match &tso {
+            Some(t) => (t.segs, t.wire_bytes(len)),
+            None => (1, len),
+        };
         let TxRing {
             desc,
             slots,
