@@ -3,6 +3,7 @@
 //! MAC-level bring-up of the 82576: reset and NVM access.
 
 use kernel::{
+    device::Bound,
     io::{
         poll::read_poll_timeout,
         register::{Array, RegisterArray},
@@ -52,6 +53,32 @@ pub(crate) fn disable_interrupts(bar: &Bar0<'_>) {
     bar.write_reg(regs::EIMC::zeroed().with_mask(u32::MAX));
     // Reading ICR acknowledges whatever was pending.
     let _ = bar.read(regs::ICR);
+}
+
+/// PCI command register, in the configuration space header.
+const PCI_COMMAND: usize = 0x04;
+/// Its bus master enable bit: without it, the function starts no DMA.
+const PCI_COMMAND_MASTER: u16 = 0x04;
+
+/// Takes away the device's bus mastering, so that it writes to and reads from no buffer any
+/// more: for a device that confirmed no stop (its queues did not stop and its MAC did not
+/// reset), before its buffers are freed. [`dma_on`] gives it back.
+pub(crate) fn dma_off(pdev: &pci::Device<Bound>) {
+    let cfg = pdev.config_space();
+    let cmd = cfg.read16(PCI_COMMAND);
+    cfg.write16(cmd & !PCI_COMMAND_MASTER, PCI_COMMAND);
+    // The read's completion follows any write the device posted before the bit was clear.
+    let _ = cfg.read16(PCI_COMMAND);
+}
+
+/// Gives the device its bus mastering back after [`dma_off`] (probe turned it on with
+/// `pci_set_master()`, which the PCI core still records as on).
+pub(crate) fn dma_on(pdev: &pci::Device<Bound>) {
+    let cfg = pdev.config_space();
+    let cmd = cfg.read16(PCI_COMMAND);
+    if cmd & PCI_COMMAND_MASTER == 0 {
+        cfg.write16(cmd | PCI_COMMAND_MASTER, PCI_COMMAND);
+    }
 }
 
 /// Resets the MAC and waits until the device has reloaded its NVM.

@@ -739,8 +739,8 @@ impl<'bound> IgbNet<'bound> {
 
     /// Stops RX and TX DMA, masks every interrupt, and with [`Teardown::Full`] (or when a queue
     /// does not stop) resets the MAC: afterwards no descriptor write-back or received frame can
-    /// reach the rings' memory. `ETIMEDOUT` if the reset did not complete, or with
-    /// [`Teardown::Full`] if a queue did not report itself stopped.
+    /// reach the rings' memory. `ETIMEDOUT` if the reset did not complete; bus mastering is
+    /// then off, so that the same holds.
     fn quiesce(&self, mode: Teardown) -> Result {
         let mut r = Ok(());
         let bar = &self.hw.bar;
@@ -773,26 +773,30 @@ impl<'bound> IgbNet<'bound> {
                 r = Err(ETIMEDOUT);
             }
         }
-        if mode == Teardown::Rings {
-            if r.is_ok() {
-                return r;
-            }
-            // A queue that does not stop is stopped by the MAC reset: its buffers are given
-            // back next.
-            r = Ok(());
+        if mode == Teardown::Rings && r.is_ok() {
+            return r;
         }
-        // The reset stops whatever is left before the buffers are given back; it also clears
-        // the statistics registers, so collect them first.
+        // The reset stops whatever is left before the buffers are given back (a queue that
+        // did not stop too); it also clears the statistics registers, so collect them first.
         self.hw_stats.freeze(bar);
-        if hw::reset(bar).is_err() {
-            dev_warn!(self.hw.pdev, "MAC reset on stop timed out\n");
-            r = Err(ETIMEDOUT);
+        r = hw::reset(bar);
+        if r.is_err() {
+            // Nothing confirmed that the device stopped: it may still write to the buffers
+            // about to be given back. Without bus mastering it cannot; `bring_up` turns it
+            // on again.
+            hw::dma_off(self.hw.pdev);
+            dev_err!(
+                self.hw.pdev,
+                "MAC reset on stop timed out: DMA off until the interface is brought up\n"
+            );
         }
         r
     }
 
     fn bring_up(&self, dev: &netdev::Device<Self>, rtnl: &mut Rtnl) -> Result {
         let bar = &self.hw.bar;
+        // A stop that the device did not confirm took its DMA away.
+        hw::dma_on(self.hw.pdev);
         // `stop` powered the PHY down (a MAC reset leaves the PHY as it was).
         hw::phy_power(bar, true).inspect_err(|e| {
             dev_err!(
@@ -1369,8 +1373,8 @@ impl<'bound> ethtool::Operations for IgbNet<'bound> {
             // to the core's watchdog.
             dev.detach(rtnl);
             if let Err(e) = this.tear_down(dev, rtnl, Teardown::Rings) {
-                // Not even a MAC reset stopped the device: it may still write to the old
-                // rings, keep them.
+                // Not even a MAC reset stopped the device (its DMA is off now): keep the old
+                // rings, and try them again.
                 this.resume(dev, rtnl)?;
                 return Err(e);
             }
