@@ -442,7 +442,9 @@ impl SkBuff {
         self.partial_checksum().map(Some)
     }
 
-    /// [`SkBuff::tx_checksum`] of a `CHECKSUM_PARTIAL` frame.
+    /// [`SkBuff::tx_checksum`] of a frame its caller found `CHECKSUM_PARTIAL`. Called for
+    /// another frame, it reads the `csum_start`/`csum_offset` members of a union whose other
+    /// member is live: plain integers, so nothing worse than a meaningless answer.
     fn partial_checksum(&self) -> Result<TxChecksum> {
         let raw = self.as_raw();
         // SAFETY: `raw` is valid; these are plain reads of the header group (`csum_start` and

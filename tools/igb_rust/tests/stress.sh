@@ -569,7 +569,9 @@ progress(f"page_pool: {rounds} rounds until the pools were gone")
 with open("/run/igbt/pp.note", "w") as f:
     f.write(f"pools of the DUT: {' '.join(map(str, ids))}; in flight after rmmod, socket open: {held};"
             f" left after close: {' '.join(map(str, left)) or 'none'} (after {rounds} rounds)")
-sys.exit(0 if held > 0 and not left else "pages were not in flight after rmmod, or did not return")
+# 32 KB arrive as 23 full frames, each in a page of its own (rx-copybreak 0): at least 16
+# of them still held, whatever the peer's segment sizes.
+sys.exit(0 if held >= want // 2048 and not left else "pages were not in flight after rmmod, or did not return")
 EOF2
 	local rc=$?
 	[ ! -s /run/igbt/pp.note ] || sed -e 's/^/# /' -e '$a\' /run/igbt/pp.note | tee -a "$TAP"

@@ -62,21 +62,34 @@ const PCI_COMMAND_MASTER: u16 = 0x04;
 
 /// Takes away the device's bus mastering, so that it writes to and reads from no buffer any
 /// more: for a device that confirmed no stop (its queues did not stop and its MAC did not
-/// reset), before its buffers are freed. [`dma_on`] gives it back.
+/// reset), before its buffers are freed. [`dma_is_on`] tells, [`dma_on`] gives it back.
 pub(crate) fn dma_off(pdev: &pci::Device<Bound>) {
     let cfg = pdev.config_space();
     let cmd = cfg.read16(PCI_COMMAND);
+    // All ones: the function does not answer (removed, or its link is down), and writing the
+    // value back would set every other bit of the register.
+    if cmd == u16::MAX {
+        return;
+    }
     cfg.write16(cmd & !PCI_COMMAND_MASTER, PCI_COMMAND);
-    // The read's completion follows any write the device posted before the bit was clear.
+    // The read's completion follows every write the device posted before the bit was clear
+    // (PCIe ordering; the driver leaves the 82576's relaxed-ordering enables as they are, so
+    // this holds for the writes it sends strictly ordered).
     let _ = cfg.read16(PCI_COMMAND);
 }
 
+/// Whether the device may start DMA: false after [`dma_off`].
+pub(crate) fn dma_is_on(pdev: &pci::Device<Bound>) -> bool {
+    pdev.config_space().read16(PCI_COMMAND) & PCI_COMMAND_MASTER != 0
+}
+
 /// Gives the device its bus mastering back after [`dma_off`] (probe turned it on with
-/// `pci_set_master()`, which the PCI core still records as on).
+/// `pci_set_master()`, which the PCI core still records as on). Only for a device whose MAC
+/// reset has completed since: it holds nothing of the buffers it was given before.
 pub(crate) fn dma_on(pdev: &pci::Device<Bound>) {
     let cfg = pdev.config_space();
     let cmd = cfg.read16(PCI_COMMAND);
-    if cmd & PCI_COMMAND_MASTER == 0 {
+    if cmd != u16::MAX && cmd & PCI_COMMAND_MASTER == 0 {
         cfg.write16(cmd | PCI_COMMAND_MASTER, PCI_COMMAND);
     }
 }

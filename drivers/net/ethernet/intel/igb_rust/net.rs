@@ -795,8 +795,19 @@ impl<'bound> IgbNet<'bound> {
 
     fn bring_up(&self, dev: &netdev::Device<Self>, rtnl: &mut Rtnl) -> Result {
         let bar = &self.hw.bar;
-        // A stop that the device did not confirm took its DMA away.
-        hw::dma_on(self.hw.pdev);
+        // A stop that the device did not confirm took its DMA away. It gets it back once a
+        // MAC reset completes: the device then holds nothing of the old rings (descriptors it
+        // fetched still point at pages given back since).
+        if !hw::dma_is_on(self.hw.pdev) {
+            hw::reset(bar).inspect_err(|_| {
+                dev_err!(
+                    self.hw.pdev,
+                    "{}: MAC reset timed out again: DMA stays off\n",
+                    dev.name()
+                );
+            })?;
+            hw::dma_on(self.hw.pdev);
+        }
         // `stop` powered the PHY down (a MAC reset leaves the PHY as it was).
         hw::phy_power(bar, true).inspect_err(|e| {
             dev_err!(
@@ -1237,9 +1248,10 @@ impl<'bound> netdev::Operations for IgbNet<'bound> {
 impl PinnedDrop for IgbNet<'_> {
     fn drop(self: Pin<&mut Self>) {
         // Unregistered and stopped: reset the MAC so no DMA can reach the rings, which are
-        // freed right after this.
+        // freed right after this; if the reset does not complete, take the DMA away.
         if hw::reset(&self.hw.bar).is_err() {
-            dev_warn!(self.hw.pdev, "MAC reset on teardown timed out\n");
+            hw::dma_off(self.hw.pdev);
+            dev_warn!(self.hw.pdev, "MAC reset on teardown timed out: DMA off\n");
         }
         hw::set_driver_loaded(&self.hw.bar, false);
         dev_info!(self.hw.pdev, "removed ({})\n", self.perm_addr);
