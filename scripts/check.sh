@@ -154,7 +154,7 @@ clippy=$(make -C "$KTREE" O="$BUILD" ARCH="$KARCH" LLVM="$LLVM_SUFFIX" BINDGEN="
 # the next kernel build relinks).
 kclippy=$(make -C "$KTREE" O="$BUILD" ARCH="$KARCH" LLVM="$LLVM_SUFFIX" BINDGEN="$TOOLS/bin/bindgen" \
 	RUST_LIB_SRC="$RUST_SRC_ROOT/usr/lib/rustlib/src/rust/library" -j"$(nproc)" \
-	CLIPPY=1 rust/ 2>&1 | grep -iE 'warning|error' || true)
+	-s CLIPPY=1 rust/ 2>&1 | grep -E '^(warning|error)' || true)
 [ -z "$kclippy" ] && hres ok "rust/ (the kernel crate, with the abstractions) builds warning-free with CLIPPY=1" ||
 	hres fail "rust/ (the kernel crate, with the abstractions) builds warning-free with CLIPPY=1" "$kclippy"
 
