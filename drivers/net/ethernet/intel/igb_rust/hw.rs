@@ -63,24 +63,27 @@ const PCI_COMMAND_MASTER: u16 = 0x04;
 /// Takes away the device's bus mastering, so that it writes to and reads from no buffer any
 /// more: for a device that confirmed no stop (its queues did not stop and its MAC did not
 /// reset), before its buffers are freed. [`dma_is_on`] tells, [`dma_on`] gives it back.
-pub(crate) fn dma_off(pdev: &pci::Device<Bound>) {
+/// False if the function does not answer (its command register reads all ones): writing that
+/// value back would set every other bit of the register.
+pub(crate) fn dma_off(pdev: &pci::Device<Bound>) -> bool {
     let cfg = pdev.config_space();
     let cmd = cfg.read16(PCI_COMMAND);
-    // All ones: the function does not answer (removed, or its link is down), and writing the
-    // value back would set every other bit of the register.
     if cmd == u16::MAX {
-        return;
+        return false;
     }
     cfg.write16(cmd & !PCI_COMMAND_MASTER, PCI_COMMAND);
     // The read's completion follows every write the device posted before the bit was clear
     // (PCIe ordering; the driver leaves the 82576's relaxed-ordering enables as they are, so
     // this holds for the writes it sends strictly ordered).
     let _ = cfg.read16(PCI_COMMAND);
+    true
 }
 
-/// Whether the device may start DMA: false after [`dma_off`].
+/// Whether the device may start DMA: false after [`dma_off`], and for a function that does
+/// not answer (its state is unknown).
 pub(crate) fn dma_is_on(pdev: &pci::Device<Bound>) -> bool {
-    pdev.config_space().read16(PCI_COMMAND) & PCI_COMMAND_MASTER != 0
+    let cmd = pdev.config_space().read16(PCI_COMMAND);
+    cmd != u16::MAX && cmd & PCI_COMMAND_MASTER != 0
 }
 
 /// Gives the device its bus mastering back after [`dma_off`] (probe turned it on with

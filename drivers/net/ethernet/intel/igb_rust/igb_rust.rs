@@ -105,13 +105,15 @@ impl netdev::pci::Driver for IgbDriver {
             None => return Err(ENODEV),
         }
         pdev.enable_device_mem()?;
-        pdev.set_master();
 
         let bar = pdev.iomap_region_sized::<{ regs::BAR0_SIZE }>(0, c"igb_rust")?;
 
         hw::reset(&bar).inspect_err(|e| {
             dev_err!(pdev, "MAC reset did not complete: {:?}\n", e);
         })?;
+        // DMA only for a device that reset: a previous binding may have left descriptors
+        // in it that point at pages given back since.
+        pdev.set_master();
 
         let perm_addr = hw::read_perm_addr(&bar).inspect_err(|e| {
             dev_err!(pdev, "cannot read the NVM: {:?}\n", e);
@@ -192,8 +194,12 @@ impl netdev::pci::Driver for IgbDriver {
         // Back from a low power state the MAC may hold power-on values: start from a reset,
         // as at probe. Opening the interface again programs everything else.
         let bar = &dev.data().hw.bar;
+        // The PCI core restored bus mastering (and error recovery's slot reset set it, with
+        // or without a reset of the link): none until the MAC reset completes.
+        let _ = hw::dma_off(pdev);
         hw::reset(bar)
             .inspect_err(|e| dev_err!(pdev, "MAC reset on resume did not complete: {:?}\n", e))?;
+        hw::dma_on(pdev);
         hw::set_driver_loaded(bar, true);
         // As at probe; opening the interface (if it was up) powers it up.
         if let Err(e) = hw::phy_power(bar, false) {

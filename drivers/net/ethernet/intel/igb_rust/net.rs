@@ -783,12 +783,18 @@ impl<'bound> IgbNet<'bound> {
         if r.is_err() {
             // Nothing confirmed that the device stopped: it may still write to the buffers
             // about to be given back. Without bus mastering it cannot; `bring_up` turns it
-            // on again.
-            hw::dma_off(self.hw.pdev);
-            dev_err!(
-                self.hw.pdev,
-                "MAC reset on stop timed out: DMA off until the interface is brought up\n"
-            );
+            // on again once a reset completes.
+            if hw::dma_off(self.hw.pdev) {
+                dev_err!(
+                    self.hw.pdev,
+                    "MAC reset on stop timed out: DMA off until the interface is brought up\n"
+                );
+            } else {
+                dev_err!(
+                    self.hw.pdev,
+                    "MAC reset on stop timed out: the device does not answer\n"
+                );
+            }
         }
         r
     }
@@ -799,6 +805,8 @@ impl<'bound> IgbNet<'bound> {
         // MAC reset completes: the device then holds nothing of the old rings (descriptors it
         // fetched still point at pages given back since).
         if !hw::dma_is_on(self.hw.pdev) {
+            // The reset clears the statistics registers (idempotent after a stop's freeze).
+            self.hw_stats.freeze(bar);
             hw::reset(bar).inspect_err(|_| {
                 dev_err!(
                     self.hw.pdev,
@@ -1250,7 +1258,7 @@ impl PinnedDrop for IgbNet<'_> {
         // Unregistered and stopped: reset the MAC so no DMA can reach the rings, which are
         // freed right after this; if the reset does not complete, take the DMA away.
         if hw::reset(&self.hw.bar).is_err() {
-            hw::dma_off(self.hw.pdev);
+            let _ = hw::dma_off(self.hw.pdev);
             dev_warn!(self.hw.pdev, "MAC reset on teardown timed out: DMA off\n");
         }
         hw::set_driver_loaded(&self.hw.bar, false);
