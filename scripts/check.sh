@@ -144,17 +144,18 @@ cp_out=$(cd "$REPO" && git ls-files -co --exclude-standard 'rust/helpers/*.c' 't
 	xargs -r "$KTREE/scripts/checkpatch.pl" --no-tree --quiet -f 2>&1)
 [ -z "$cp_out" ] && hres ok "C helpers and the bench plugin pass checkpatch" ||
 	hres fail "C helpers and the bench plugin pass checkpatch" "$cp_out"
-clippy=$(make -C "$KTREE" O="$BUILD" ARCH="$KARCH" LLVM="$LLVM_SUFFIX" BINDGEN="$TOOLS/bin/bindgen" \
-	RUST_LIB_SRC="$RUST_SRC_ROOT/usr/lib/rustlib/src/rust/library" \
-	M="$REPO" MO="$BUILD/igb_rust-clippy" CLIPPY=1 W=1 modules 2>&1 | grep -iE 'warning|error' || true)
+# make in the built kernel tree, with the toolchain it was built with.
+kmake() {
+	make -C "$KTREE" O="$BUILD" ARCH="$KARCH" LLVM="$LLVM_SUFFIX" BINDGEN="$TOOLS/bin/bindgen" \
+		RUST_LIB_SRC="$RUST_SRC_ROOT/usr/lib/rustlib/src/rust/library" "$@"
+}
+clippy=$(kmake M="$REPO" MO="$BUILD/igb_rust-clippy" CLIPPY=1 W=1 modules 2>&1 | grep -iE 'warning|error' || true)
 [ -z "$clippy" ] && hres ok "igb_rust builds warning-free with CLIPPY=1" ||
 	hres fail "igb_rust builds warning-free with CLIPPY=1" "$clippy"
 # The abstractions live in the kernel crate, which the module's check does not
 # lint: rust/ again through clippy-driver (about 20 s; same objects, so only
 # the next kernel build relinks).
-kclippy=$(make -C "$KTREE" O="$BUILD" ARCH="$KARCH" LLVM="$LLVM_SUFFIX" BINDGEN="$TOOLS/bin/bindgen" \
-	RUST_LIB_SRC="$RUST_SRC_ROOT/usr/lib/rustlib/src/rust/library" -j"$(nproc)" \
-	-s CLIPPY=1 rust/ 2>&1 | grep -E '^(warning|error)' || true)
+kclippy=$(kmake -j"$(nproc)" -s CLIPPY=1 rust/ 2>&1 | grep -E '^(warning|error)' || true)
 [ -z "$kclippy" ] && hres ok "rust/ (the kernel crate, with the abstractions) builds warning-free with CLIPPY=1" ||
 	hres fail "rust/ (the kernel crate, with the abstractions) builds warning-free with CLIPPY=1" "$kclippy"
 
@@ -178,8 +179,7 @@ for src in "$REPO"/tools/igb_rust/compile_fail/*.rs; do
 	d=$(mktemp -d)
 	cp "$src" "$d/cf.rs"
 	echo 'obj-m += cf.o' > "$d/Kbuild"
-	out=$(make -C "$KTREE" O="$BUILD" ARCH="$KARCH" LLVM="$LLVM_SUFFIX" BINDGEN="$TOOLS/bin/bindgen" \
-		RUST_LIB_SRC="$RUST_SRC_ROOT/usr/lib/rustlib/src/rust/library" M="$d" modules 2>&1)
+	out=$(kmake M="$d" modules 2>&1)
 	brc=$?
 	rm -rf "$d"
 	if [ "$want" = builds ]; then
