@@ -12,7 +12,8 @@
 //! C side unmaps the pages still in flight, so a page's DMA address would be stale). A page
 //! that waits in a receive ring between polls is [`park`](Page::park)ed: a [`ParkedPage`]
 //! has no lifetime and no DMA address, and only the pool it came from can
-//! [`unpark`](PagePool::unpark) it again.
+//! [`unpark`](PagePool::unpark) it again (or [`take_parked`](PagePool::take_parked) it from the
+//! ring's slot).
 //!
 //! The pool's lockless cache is used by allocation and by direct recycling. A pool is not
 //! `Sync` and every [`Page`] holds a shared borrow of it, so both only ever happen on the one
@@ -64,7 +65,9 @@ pub struct Params {
 ///
 /// `pool` is a page pool created by [`PagePool::new`] or [`PagePool::new_for_napi`] with
 /// `offset + max_len <= PAGE_SIZE`, holding the creation reference, which is dropped
-/// (`page_pool_destroy()`) on drop.
+/// (`page_pool_destroy()`) on drop. Its device (`p.dev`) stays bound, and so alive, for as
+/// long as the pool lives: for `'dev`, or per the safety requirements of
+/// [`PagePool::new_for_napi`]. The pool itself takes no reference to it.
 pub struct PagePool<'dev> {
     pool: NonNull<bindings::page_pool>,
     _dev: PhantomData<&'dev device::Device<device::Bound>>,
@@ -121,9 +124,9 @@ impl<'dev> PagePool<'dev> {
             slow.netdev = unsafe { (*napi).dev };
         }
         p.__bindgen_anon_2.slow = slow;
-        // SAFETY: `p` is fully initialised and only read during the call; `dev` is bound, and
-        // the pool takes its own reference to it for its DMA mappings; `napi` per the safety
-        // requirements.
+        // SAFETY: `p` is fully initialised and only read during the call; `dev` is bound and
+        // stays so while the pool lives (`'dev` of the callers, or the safety requirements of
+        // `new_for_napi`); `napi` per the safety requirements.
         let pool = unsafe { bindings::page_pool_create(&p) };
         let pool = crate::error::from_err_ptr(pool)?;
         // INVARIANT: created above with the checked parameters; we own the creation reference.
@@ -166,17 +169,44 @@ impl<'dev> PagePool<'dev> {
         NonNull::new(page).map(|page| Page { page, pool: self })
     }
 
+    /// Whether `page` is one of this pool's.
+    #[inline(always)]
+    fn owns(&self, page: &ParkedPage) -> bool {
+        // SAFETY: `page.0` is a page pool page (`ParkedPage` invariant).
+        unsafe { bindings::page_pool_of(page.0.as_ptr()) == self.pool.as_ptr() }
+    }
+
     /// Takes a parked page back, if it belongs to this pool; otherwise hands it back.
     #[inline]
     pub fn unpark(&self, page: ParkedPage) -> core::result::Result<Page<'_>, ParkedPage> {
-        // SAFETY: `page.0` is a page pool page (`ParkedPage` invariant).
-        if unsafe { bindings::page_pool_of(page.0.as_ptr()) } != self.pool.as_ptr() {
+        if !self.owns(&page) {
             return Err(page);
         }
         let raw = page.0;
         core::mem::forget(page);
         // INVARIANT: the page belongs to `self` (checked above); its reference moves over.
         Ok(Page {
+            page: raw,
+            pool: self,
+        })
+    }
+
+    /// Takes the page parked in `slot` back, if it is one of this pool's: the receive ring's
+    /// way to get the buffer of a completed descriptor, with one branch and no `Result`. A
+    /// page of another pool goes back to that pool, out of line, and `None` comes back as for
+    /// an empty slot.
+    #[inline(always)]
+    pub fn take_parked(&self, slot: &mut Option<ParkedPage>) -> Option<Page<'_>> {
+        let page = slot.as_ref()?;
+        if !self.owns(page) {
+            drop_foreign(slot.take());
+            return None;
+        }
+        let raw = page.0;
+        // The slot's reference moves over to the `Page` made below.
+        core::mem::forget(slot.take());
+        // INVARIANT: the page belongs to `self` (checked above) and its reference is ours.
+        Some(Page {
             page: raw,
             pool: self,
         })
@@ -352,8 +382,9 @@ impl<'p> Page<'p> {
     #[inline(always)]
     pub fn sync_for_device(&mut self, len: u32) {
         let p = self.pool.params();
-        // SAFETY: `p.dev` is valid: the pool, live for `'p` (type invariant), holds a reference
-        // to the device it maps for; this only reads the device's flags. Most devices
+        // SAFETY: `p.dev` is valid: the pool is live for `'p` (type invariant of `Page`) and its
+        // device stays bound while it lives (type invariant of `PagePool`); this only reads
+        // the device's flags. Most devices
         // (DMA-coherent, no bounce buffers) need no sync: no range to compute.
         if !unsafe { bindings::dma_dev_need_sync(p.dev) } {
             return;
@@ -376,8 +407,9 @@ impl<'p> Page<'p> {
 
     /// Gives the page back to its pool from a NAPI poll, telling it that the device wrote
     /// `dirty_len` bytes from the pool's offset: only those are synced for the device again.
-    /// Pass 0 for a page the device never wrote (teardown, errored descriptor): then no sync
-    /// is done at all. The page goes straight to the pool's lockless cache.
+    /// Pass 0 for a page the device never wrote (teardown, errored descriptor), or for any
+    /// page of a device that needs no sync: then no sync is done at all. The page goes
+    /// straight to the pool's lockless cache.
     #[inline]
     pub fn recycle(self, _rx: &RxContext<'_, '_>, dirty_len: u32) {
         let pool = self.pool.as_raw();
@@ -446,10 +478,8 @@ impl<'p> Page<'p> {
     /// Whether `len` bytes at `start` leave room for the skb's shared info in the page.
     #[inline]
     pub(crate) fn fits(start: u32, len: u32) -> bool {
-        start
-            .checked_add(len)
-            .and_then(|n| n.checked_add(SKB_SHINFO_SIZE))
-            .is_some_and(|n| n <= PAGE_SIZE)
+        // In 64 bits the sum of two `u32` cannot overflow: one addition, one comparison.
+        u64::from(start) + u64::from(len) <= u64::from(PAGE_SIZE - SKB_SHINFO_SIZE)
     }
 
     /// Builds an skb around the page whose data are the `len` bytes at `start` from the page's
@@ -502,6 +532,19 @@ impl<'p> Page<'p> {
         unsafe {
             bindings::page_pool_dma_sync_for_cpu(self.pool.as_raw(), self.page.as_ptr(), 0, len)
         };
+    }
+
+    /// Whether the device needs its buffers synced at all (no DMA coherence, or bounce
+    /// buffers). False only while no mapping for the device has needed a sync, this page's
+    /// included (a bounced mapping turns it true when it is made), so a page found not to
+    /// need syncs never does; only a change of the DMA mask (`dma_set_mask()`, which a driver
+    /// makes before it maps anything) sets it afresh.
+    #[inline(always)]
+    pub(crate) fn needs_sync(&self) -> bool {
+        // SAFETY: `p.dev` is valid: the pool is live for `'p` (type invariant of `Page`) and
+        // its device stays bound while it lives (type invariant of `PagePool`); this only
+        // reads the device's flags.
+        unsafe { bindings::dma_dev_need_sync(self.pool.params().dev) }
     }
 
     /// The page's kernel address (order-0 pool pages are in the linear map).
@@ -561,11 +604,18 @@ impl Drop for Page<'_> {
     }
 }
 
+/// Gives a parked page back to its own pool, away from the hot path of a ring that found it.
+#[cold]
+#[inline(never)]
+fn drop_foreign(page: Option<ParkedPage>) {
+    drop(page);
+}
+
 /// A page of a page pool kept in a ring between polls (see [`Page::park`]).
 ///
 /// It only owns the page: no DMA address can be read from it (its pool may be gone, and with
 /// it the mapping), and it goes back to its pool, unsynced, when dropped. Its pool turns it
-/// back into a [`Page`] with [`PagePool::unpark`].
+/// back into a [`Page`] with [`PagePool::unpark`] or [`PagePool::take_parked`].
 ///
 /// # Invariants
 ///
