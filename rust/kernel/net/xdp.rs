@@ -272,7 +272,9 @@ pub enum Verdict<'p> {
     Drop {
         /// The page the frame was in.
         page: page_pool::Page<'p>,
-        /// Bytes from the pool's offset that the device or the program may have written.
+        /// The length to sync for the device from the pool's offset: the bytes the device
+        /// or the program may have written, or 0 (nothing to sync) where the device needs no
+        /// sync.
         dirty: u32,
         /// Why.
         reason: DropReason,
@@ -300,10 +302,11 @@ pub trait OnVerdict<'p> {
     /// `XDP_REDIRECT`: the redirect target has the frame (flushed at the end of the poll).
     fn redirected(self) -> Self::Output;
 
-    /// The frame is dropped: `page` is its first page, `dirty` the bytes from the pool's offset
-    /// that the device or the program may have written. The fragments are not the handler's:
-    /// those attached went back to their pools, those not yet attached (a frame dropped as
-    /// [`DropReason::TooLong`]) go back when the iterator is dropped.
+    /// The frame is dropped: `page` is its first page, `dirty` the length to sync for the
+    /// device from the pool's offset (the bytes the device or the program may have written,
+    /// or 0 where the device needs no sync: not a count of bytes). The fragments are not the
+    /// handler's: those attached went back to their pools, those not yet attached (a frame
+    /// dropped as [`DropReason::TooLong`]) go back when the iterator is dropped.
     fn dropped(self, page: page_pool::Page<'p>, dirty: u32, reason: DropReason) -> Self::Output;
 }
 
@@ -880,7 +883,12 @@ impl RxQueue {
         if !page_pool::Page::fits(offset, len) {
             return on.dropped(page, len, DropReason::TooLong);
         }
-        page.sync_for_cpu(len);
+        // Read once: a device whose buffers need no sync (most) skips both syncs and the
+        // dirty length below.
+        let sync = page.needs_sync();
+        if sync {
+            page.sync_for_cpu(len);
+        }
         let hard_start = page.address();
         // SAFETY: All-zero is a valid `xdp_buff` (null pointers, zero sizes); it is fully set
         // up below before any use.
@@ -930,7 +938,9 @@ impl RxQueue {
                     .checked_add(flen)
                     .is_some_and(|n| n <= page_pool::PAGE_SIZE);
             let added = fits && prog.has_frags() && {
-                frag.sync_for_cpu(flen);
+                if sync {
+                    frag.sync_for_cpu(flen);
+                }
                 // SAFETY: `xdp` describes our page, whose shared info lies past the data (`fits`
                 // above); `frag` is a page-pool page we own, of which `flen` bytes at `foff` lie
                 // inside it (checked above). On success the fragment list owns the page's
@@ -964,20 +974,30 @@ impl RxQueue {
         // fragments.
         let frags = attached(&xdp, frag_bytes);
         // The program may have moved both ends, within the buffer (the BPF helpers check).
-        let start = (xdp.data as usize).wrapping_sub(hard_start as usize) as u32;
-        let end = (xdp.data_end as usize).wrapping_sub(hard_start as usize) as u32;
+        let end_of =
+            |x: &bindings::xdp_buff| (x.data_end as usize).wrapping_sub(hard_start as usize) as u32;
         // What to sync for the device again: what it wrote, or the program up to the end it
         // left (a tail grown, written and shrunk again may leave dirty cache lines beyond; a
-        // non-coherent platform would then need a sync of the whole buffer).
-        let dirty = end.saturating_sub(offset).max(len);
-        // SAFETY: `self` is registered, so its `dev` is the live receiving device.
-        let dev = unsafe { (*self.raw()).dev };
-        match act {
-            bindings::xdp_action_XDP_DROP => {
-                frags.recycle(rx);
-                return on.dropped(page, dirty, DropReason::Drop);
+        // non-coherent platform would then need a sync of the whole buffer). Nothing, for a
+        // device that needs no sync: 0 syncs nothing. Each is computed only where it is used.
+        let dirty = |x: &bindings::xdp_buff| {
+            if sync {
+                end_of(x).saturating_sub(offset).max(len)
+            } else {
+                0
             }
+        };
+        // SAFETY: `self` is registered, so its `dev` is the live receiving device.
+        let dev = || unsafe { (*self.raw()).dev };
+        // Tested first: a drop is the verdict whose per-frame cost matters most (filtering).
+        if act == bindings::xdp_action_XDP_DROP {
+            frags.recycle(rx);
+            return on.dropped(page, dirty(&xdp), DropReason::Drop);
+        }
+        match act {
             bindings::xdp_action_XDP_PASS => {
+                let start = (xdp.data as usize).wrapping_sub(hard_start as usize) as u32;
+                let end = end_of(&xdp);
                 if start <= end && end <= page_pool::PAGE_SIZE - page_pool::SKB_SHINFO_SIZE {
                     let moved =
                         start != offset || end - start != len || frags.bytes() != frag_bytes;
@@ -989,7 +1009,7 @@ impl RxQueue {
                         page,
                         start,
                         len: end - start,
-                        dirty,
+                        dirty: dirty(&xdp),
                         moved,
                         frags,
                         flags,
@@ -1012,30 +1032,32 @@ impl RxQueue {
             }
             bindings::xdp_action_XDP_REDIRECT => {
                 rx.napi().note_redirect();
+                // Taken before the redirect looks at the buffer.
+                let dirty_len = dirty(&xdp);
                 // SAFETY: `dev` is the receiving device; `xdp` describes our page and
                 // fragments and `prog` is live; softirq with bottom halves disabled, and the
                 // poll flushes (noted above) before it completes. On success the page and the
                 // fragments belong to the redirect.
-                if unsafe { bindings::xdp_do_redirect(dev, &mut xdp, prog.0.as_ptr()) } == 0 {
+                if unsafe { bindings::xdp_do_redirect(dev(), &mut xdp, prog.0.as_ptr()) } == 0 {
                     let _ = page.into_raw();
                     frags.handed_over();
                     return on.redirected();
                 }
                 frags.recycle(rx);
-                return on.dropped(page, dirty, DropReason::Redirect);
+                return on.dropped(page, dirty_len, DropReason::Redirect);
             }
             bindings::xdp_action_XDP_ABORTED => (),
             _ => {
                 // SAFETY: Only reads the device and the program, both live.
-                unsafe { bindings::bpf_warn_invalid_xdp_action(dev, prog.0.as_ptr(), act) };
+                unsafe { bindings::bpf_warn_invalid_xdp_action(dev(), prog.0.as_ptr(), act) };
             }
         }
         // `XDP_ABORTED`, an unknown action, a frame the program moved out of its buffer, or
         // one that could not become an `XDP_TX` frame.
         // SAFETY: Tracing only reads the device and the program, both live.
-        unsafe { bindings::trace_xdp_exception(dev, prog.0.as_ptr(), act) };
+        unsafe { bindings::trace_xdp_exception(dev(), prog.0.as_ptr(), act) };
         frags.recycle(rx);
-        on.dropped(page, dirty, DropReason::Aborted)
+        on.dropped(page, dirty(&xdp), DropReason::Aborted)
     }
 }
 
