@@ -687,9 +687,9 @@ impl RxRing {
             let i = self.next_to_use as usize;
             // Slots from `next_to_use` on are empty (`clean_rx` takes each page out); one
             // that is not would give its page back first.
-            let page = match self.pages[i].take().map(|p| pool.unpark(p)) {
-                Some(Ok(page)) => Some(page),
-                _ => pool.alloc(),
+            let page = match pool.take_parked(&mut self.pages[i]) {
+                Some(page) => Some(page),
+                None => pool.alloc(),
             };
             let Some(page) = page else {
                 failed += 1;
@@ -769,6 +769,29 @@ fn release_parked(page: ParkedPage) {
     drop(page);
 }
 
+/// What the RX loop counts over one poll, added to the queue's statistics at its end.
+#[derive(Default)]
+struct RxTotals {
+    /// Frames received: up the stack, or taken by XDP whatever it did with them.
+    done: u32,
+    bytes: u64,
+    errors: u64,
+    copied: u64,
+    csum_good: u64,
+}
+
+/// What the RX path applies to an skb, read once per poll: `ethtool -K rx off` and the
+/// like apply from the next poll on.
+#[derive(Clone, Copy)]
+struct RxOffloads {
+    csum: bool,
+    hash: bool,
+    vlan: bool,
+    /// The queue is in use: a frame that reached a queue after `ethtool -L` took it out of
+    /// use is passed up without its queue, which the stack no longer knows.
+    in_use: bool,
+}
+
 /// What XDP did with the frames of one poll, counted as the poll goes.
 #[derive(Default)]
 struct XdpCounts {
@@ -779,62 +802,73 @@ struct XdpCounts {
     tx: bool,
 }
 
-/// What the RX loop does with the verdict on one frame: a frame the program passed comes back
-/// to be built into an skb; any other is counted as received (whatever became of it) and its
-/// page reposted in the ring, sent back out, or left to the redirect.
-struct XdpOutcome<'a, 'b, 'c, 'n> {
+/// What the RX loop does with the verdict on one frame: a frame the program passed is built
+/// into an skb and goes up the stack (out of line); any other is counted as received
+/// (whatever became of it) and its page reposted in the ring, sent back out, or left to the
+/// redirect.
+struct XdpOutcome<'a, 'b, 'c, 'n, 'd> {
     vector: &'a VectorData<'b>,
     rx: &'a mut RxRing,
     pool: &'a PagePool<'a>,
     ctx: &'a RxContext<'c, 'n>,
+    dev: &'a netdev::Device<IgbNet<'d>>,
     /// The frame's bytes in all its buffers.
     total: u32,
-    bytes: &'a mut u64,
-    done: &'a mut u32,
+    /// The status word of the frame's last descriptor, and where that descriptor is.
+    hi: u64,
+    last: usize,
+    offloads: RxOffloads,
+    totals: &'a mut RxTotals,
     counts: &'a mut XdpCounts,
 }
 
-impl XdpOutcome<'_, '_, '_, '_> {
+impl XdpOutcome<'_, '_, '_, '_, '_> {
     #[inline(always)]
     fn received(&mut self) {
         // Neither can wrap: bytes of one poll, frames below the budget.
-        *self.bytes = self.bytes.wrapping_add(u64::from(self.total));
-        *self.done = self.done.wrapping_add(1);
+        self.totals.bytes = self.totals.bytes.wrapping_add(u64::from(self.total));
+        self.totals.done = self.totals.done.wrapping_add(1);
     }
 }
 
-impl<'p> xdp::OnVerdict<'p> for XdpOutcome<'_, '_, '_, '_> {
-    type Output = Option<xdp::Buff<'p>>;
+impl<'p> xdp::OnVerdict<'p> for XdpOutcome<'_, '_, '_, '_, '_> {
+    type Output = ();
 
     #[inline(always)]
-    fn pass(self, buff: xdp::Buff<'p>) -> Self::Output {
-        Some(buff)
+    fn pass(self, buff: xdp::Buff<'p>) {
+        self.vector.xdp_pass(
+            self.rx,
+            buff,
+            self.hi,
+            self.last,
+            self.offloads,
+            self.totals,
+            self.dev,
+            self.ctx,
+        );
     }
 
     #[inline(always)]
-    fn tx(mut self, frame: Frame) -> Self::Output {
+    fn tx(mut self, frame: Frame) {
         self.received();
         self.vector.xdp_tx(frame);
         self.counts.tx = true;
-        None
     }
 
     #[inline(always)]
-    fn redirected(mut self) -> Self::Output {
+    fn redirected(mut self) {
         self.received();
         self.counts.redirect = self.counts.redirect.wrapping_add(1);
-        None
     }
 
     #[inline(always)]
-    fn dropped(mut self, page: Page<'p>, dirty: u32, reason: DropReason) -> Self::Output {
+    fn dropped(mut self, page: Page<'p>, dirty: u32, reason: DropReason) {
         self.received();
         self.rx.repost(self.pool, page, self.ctx, dirty);
         match reason {
             DropReason::Drop => self.counts.drop = self.counts.drop.wrapping_add(1),
             _ => self.counts.aborted = self.counts.aborted.wrapping_add(1),
         }
-        None
     }
 }
 
@@ -1234,17 +1268,16 @@ impl<'bound> VectorData<'bound> {
         let copybreak = dev.data().copybreak.load(Relaxed);
         // `ethtool -K rx off` / `rxhash off` apply from the next poll on.
         let features = dev.features();
-        let rx_csum = features & netdev::NETIF_F_RXCSUM != 0;
-        let rx_hash = features & netdev::NETIF_F_RXHASH != 0;
-        let rx_vlan = features & netdev::NETIF_F_HW_VLAN_CTAG_RX != 0;
-        // A frame that reached a queue after `ethtool -L` took it out of use is passed up
-        // without its queue: the stack no longer knows that queue.
-        let in_use = u32::from(rx.queue) < dev.data().active.load(Relaxed);
-        let (mut done, mut bytes, mut errors, mut copied) = (0u32, 0u64, 0u64, 0u64);
-        let mut csum_good = 0u64;
+        let offloads = RxOffloads {
+            csum: features & netdev::NETIF_F_RXCSUM != 0,
+            hash: features & netdev::NETIF_F_RXHASH != 0,
+            vlan: features & netdev::NETIF_F_HW_VLAN_CTAG_RX != 0,
+            in_use: u32::from(rx.queue) < dev.data().active.load(Relaxed),
+        };
+        let mut t = RxTotals::default();
         let mut cleaned = 0u32;
         let mut xc = XdpCounts::default();
-        while done < budget {
+        while t.done < budget {
             if cleaned >= RX_REFILL_BATCH {
                 let failed = rx.refill(pool, &self.hw.bar);
                 self.stats.rx_alloc_failed.add(u64::from(failed), Relaxed);
@@ -1254,15 +1287,12 @@ impl<'bound> VectorData<'bound> {
             if rx.next_to_clean == rx.next_to_use {
                 break;
             }
-            let mut hi = rx.desc.read(i, 1);
+            let hi = rx.desc.read(i, 1);
             if hi & RXD_STAT_DD == 0 {
                 break;
             }
             // Read the rest of the descriptor only after seeing DD.
             dma_mb(Read);
-            // With a program, read only for a frame it passes: most never become skbs.
-            let mut lo_at = i;
-            let mut lo = if XDP { 0 } else { rx.desc.read(i, 0) };
             // The first buffer of a frame of several, for a program that takes them all: the
             // program sees the frame whole, or not yet.
             let mut more = 0;
@@ -1283,13 +1313,13 @@ impl<'bound> VectorData<'bound> {
             cleaned += 1;
 
             let len = ((hi >> 32) & 0xffff) as u32;
-            let mut eop = hi & RXD_STAT_EOP != 0;
-            // A page of another pool goes back to it (dropped by `ok()`).
-            let Some(page) = rx.pages[i].take().and_then(|p| pool.unpark(p).ok()) else {
+            let eop = hi & RXD_STAT_EOP != 0;
+            // A page of another pool goes back to it (`take_parked`).
+            let Some(page) = pool.take_parked(&mut rx.pages[i]) else {
                 // A descriptor completed without a buffer: the device is confused. The rest of
                 // its frame goes too.
                 if !rx.discard {
-                    errors += 1;
+                    t.errors += 1;
                 }
                 rx.partial = None;
                 rx.discard = !eop;
@@ -1299,7 +1329,7 @@ impl<'bound> VectorData<'bound> {
                 page.recycle(ctx, len.min(RX_BUF_LEN));
                 // One error per frame, not per buffer.
                 if !rx.discard {
-                    errors += 1;
+                    t.errors += 1;
                 }
                 rx.partial = None;
                 rx.discard = !eop;
@@ -1307,32 +1337,27 @@ impl<'bound> VectorData<'bound> {
             }
             if DROP_ALL {
                 page.recycle(ctx, len);
-                bytes += u64::from(len);
-                done += u32::from(eop);
+                t.bytes += u64::from(len);
+                t.done += u32::from(eop);
                 continue;
             }
 
-            // The device's checksum verdict describes the frame it wrote, not one an XDP
-            // program moved.
-            let mut csum_valid = true;
-            let skb = if let Some((rxq, prog)) = xdp {
+            if let Some((rxq, prog)) = xdp {
                 // A program without fragment support sees whole frames in one buffer only:
                 // `xdp_setup` and `change_mtu` keep the MTU there, so a longer frame is
                 // dropped, and so is one longer than the largest MTU (`FrameRest::TooLong`).
-                // The same as `(!eop && more == 0) || rx.partial.is_some()`: `more` is 0 unless
-                // the buffer starts a frame (no partial frame, no EOP). This form tests less.
-                if !(eop && rx.partial.is_none()) && more == 0 {
-                    page.recycle(ctx, len);
-                    rx.partial = None;
-                    rx.discard = !eop;
-                    xc.aborted = xc.aborted.wrapping_add(1);
-                    continue;
-                }
-                let mut total = len;
-                let out = if more == 0 {
+                // `more` is 0 unless the buffer starts a frame the program takes whole.
+                if more == 0 {
+                    if !eop || rx.partial.is_some() {
+                        page.recycle(ctx, len);
+                        rx.partial = None;
+                        rx.discard = !eop;
+                        xc.aborted = xc.aborted.wrapping_add(1);
+                        continue;
+                    }
                     if hi & RXD_ERR_FRAME != 0 {
                         page.recycle(ctx, len);
-                        errors += 1;
+                        t.errors += 1;
                         continue;
                     }
                     let on = XdpOutcome {
@@ -1340,156 +1365,117 @@ impl<'bound> VectorData<'bound> {
                         rx: &mut *rx,
                         pool,
                         ctx,
-                        total,
-                        bytes: &mut bytes,
-                        done: &mut done,
+                        dev,
+                        total: len,
+                        hi,
+                        last: i,
+                        offloads,
+                        totals: &mut t,
                         counts: &mut xc,
                     };
-                    rxq.run_with(ctx, prog, page, len, on)
-                } else {
-                    // The rest of the frame, all written (`frame_rest`).
-                    let mut frags: [Option<(Page<'_>, u32)>; RX_MAX_BUFS as usize - 1] =
-                        core::array::from_fn(|_| None);
-                    let mut bad = false;
-                    for f in frags.iter_mut().take(more as usize) {
-                        let j = rx.next_to_clean as usize;
-                        hi = rx.desc.read(j, 1);
-                        rx.next_to_clean = ring_next(rx.next_to_clean, rx.size);
-                        cleaned += 1;
-                        let flen = ((hi >> 32) & 0xffff) as u32;
-                        total += flen;
-                        match rx.pages[j].take().map(|p| pool.unpark(p)) {
-                            Some(Ok(p)) if flen > 0 && flen <= RX_BUF_LEN => *f = Some((p, flen)),
-                            Some(Ok(p)) => {
-                                p.recycle(ctx, flen.min(RX_BUF_LEN));
-                                bad = true;
-                            }
-                            _ => bad = true,
-                        }
-                    }
-                    eop = true;
-                    // The frame's status, hash and errors are in its last descriptor, read
-                    // after its DD bit.
-                    dma_mb(Read);
-                    lo_at = ring_prev(rx.next_to_clean, rx.size) as usize;
-                    if bad || hi & RXD_ERR_FRAME != 0 {
-                        page.recycle(ctx, len);
-                        for (p, flen) in frags.into_iter().flatten() {
-                            p.recycle(ctx, flen);
-                        }
-                        errors += 1;
-                        continue;
-                    }
-                    let on = XdpOutcome {
-                        vector: self,
-                        rx: &mut *rx,
-                        pool,
-                        ctx,
-                        total,
-                        bytes: &mut bytes,
-                        done: &mut done,
-                        counts: &mut xc,
-                    };
-                    rxq.run_frags_with(ctx, prog, page, len, frags.into_iter().flatten(), on)
-                };
-                // The program passed the frame: it goes up the stack as an skb.
-                let Some(buff) = out else {
+                    rxq.run_with(ctx, prog, page, len, on);
                     continue;
+                }
+                // The rest of the frame, all written (`frame_rest`).
+                let mut frags: [Option<(Page<'_>, u32)>; RX_MAX_BUFS as usize - 1] =
+                    core::array::from_fn(|_| None);
+                let mut bad = false;
+                let mut total = len;
+                let mut hi = hi;
+                for f in frags.iter_mut().take(more as usize) {
+                    let j = rx.next_to_clean as usize;
+                    hi = rx.desc.read(j, 1);
+                    rx.next_to_clean = ring_next(rx.next_to_clean, rx.size);
+                    cleaned += 1;
+                    let flen = ((hi >> 32) & 0xffff) as u32;
+                    total += flen;
+                    match pool.take_parked(&mut rx.pages[j]) {
+                        Some(p) if flen > 0 && flen <= RX_BUF_LEN => *f = Some((p, flen)),
+                        Some(p) => {
+                            p.recycle(ctx, flen.min(RX_BUF_LEN));
+                            bad = true;
+                        }
+                        _ => bad = true,
+                    }
+                }
+                // The frame's status, hash and errors are in its last descriptor, read after
+                // its DD bit.
+                dma_mb(Read);
+                if bad || hi & RXD_ERR_FRAME != 0 {
+                    page.recycle(ctx, len);
+                    for (p, flen) in frags.into_iter().flatten() {
+                        p.recycle(ctx, flen);
+                    }
+                    t.errors += 1;
+                    continue;
+                }
+                let last = ring_prev(rx.next_to_clean, rx.size) as usize;
+                let on = XdpOutcome {
+                    vector: self,
+                    rx: &mut *rx,
+                    pool,
+                    ctx,
+                    dev,
+                    total,
+                    hi,
+                    last,
+                    offloads,
+                    totals: &mut t,
+                    counts: &mut xc,
                 };
-                lo = rx.desc.read(lo_at, 0);
-                csum_valid = !buff.moved();
-                match buff.build_skb(ctx) {
-                    Ok(skb) => skb,
-                    Err((page, dirty)) => {
-                        page.recycle(ctx, dirty);
+                rxq.run_frags_with(ctx, prog, page, len, frags.into_iter().flatten(), on);
+                continue;
+            }
+            let skb = match rx.partial.take() {
+                // Small frame: copy it and give the page straight back for the next refill.
+                None if eop && len <= copybreak => match ctx.alloc_skb(len) {
+                    Some(mut skb) => {
+                        let copied_ok = page.copy_to_skb(&mut skb, len).is_ok();
+                        rx.repost(pool, page, ctx, len);
+                        if !copied_ok {
+                            t.errors += 1;
+                            continue;
+                        }
+                        t.copied += 1;
+                        skb
+                    }
+                    None => {
+                        page.recycle(ctx, len);
                         self.stats.rx_alloc_failed.add(1, Relaxed);
                         continue;
                     }
-                }
-            } else {
-                if XDP {
-                    // Not reached: with `XDP`, `xdp` holds a program.
-                    lo = rx.desc.read(lo_at, 0);
-                }
-                match rx.partial.take() {
-                    // Small frame: copy it and give the page straight back for the next refill.
-                    None if eop && len <= copybreak => match ctx.alloc_skb(len) {
-                        Some(mut skb) => {
-                            let copied_ok = page.copy_to_skb(&mut skb, len).is_ok();
-                            rx.repost(pool, page, ctx, len);
-                            if !copied_ok {
-                                errors += 1;
-                                continue;
-                            }
-                            copied += 1;
-                            skb
-                        }
-                        None => {
-                            page.recycle(ctx, len);
-                            self.stats.rx_alloc_failed.add(1, Relaxed);
-                            continue;
-                        }
-                    },
-                    None => match page.build_skb(ctx, len) {
-                        Ok(skb) => skb,
-                        Err(page) => {
-                            page.recycle(ctx, len);
-                            self.stats.rx_alloc_failed.add(1, Relaxed);
-                            rx.discard = !eop;
-                            continue;
-                        }
-                    },
-                    Some(mut skb) => match page.add_to_skb(&mut skb, len) {
-                        Ok(()) => skb,
-                        Err(page) => {
-                            page.recycle(ctx, len);
-                            errors += 1;
-                            rx.discard = !eop;
-                            continue;
-                        }
-                    },
-                }
+                },
+                None => match page.build_skb(ctx, len) {
+                    Ok(skb) => skb,
+                    Err(page) => {
+                        page.recycle(ctx, len);
+                        self.stats.rx_alloc_failed.add(1, Relaxed);
+                        rx.discard = !eop;
+                        continue;
+                    }
+                },
+                Some(mut skb) => match page.add_to_skb(&mut skb, len) {
+                    Ok(()) => skb,
+                    Err(page) => {
+                        page.recycle(ctx, len);
+                        t.errors += 1;
+                        rx.discard = !eop;
+                        continue;
+                    }
+                },
             };
             if !eop {
                 rx.partial = Some(skb);
                 continue;
             }
             if hi & RXD_ERR_FRAME != 0 {
-                errors += 1;
+                t.errors += 1;
                 continue;
             }
-            let mut skb = skb;
-            bytes += u64::from(skb.len());
-            if rx_csum
-                && csum_valid
-                && hi & (RXD_STAT_L4CS | RXD_STAT_UDPCS) != 0
-                && hi & (RXD_ERR_L4E | RXD_ERR_IPE) == 0
-            {
-                skb.set_rx_checksum(RxChecksum::Unnecessary);
-                csum_good += 1;
-            }
-            let rss_type = lo & 0xf;
-            if rx_hash && rss_type != 0 {
-                // TCP over IPv4, IPv6 and IPv6 with extensions; UDP likewise.
-                let kind = if matches!(rss_type, 1 | 3 | 6 | 7 | 8 | 9) {
-                    HashType::L4
-                } else {
-                    HashType::L3
-                };
-                skb.set_hash((lo >> 32) as u32, kind);
-            }
-            if rx_vlan && hi & RXD_STAT_VP != 0 {
-                skb.set_rx_vlan_ctag((hi >> 48) as u16);
-            }
-            if in_use {
-                skb.record_rx_queue(rx.queue);
-            }
-            if skb.eth_type_trans(dev).is_err() {
-                errors += 1;
-                continue;
-            }
-            ctx.gro_receive(skb);
-            done += 1;
+            // Still the device's write-back: a repost above wrote the descriptor at
+            // `next_to_use`, which is not `i` (the loop stops where the two meet).
+            let lo = rx.desc.read(i, 0);
+            self.deliver(skb, hi, lo, true, offloads, rx.queue, &mut t, dev, ctx);
         }
         if xc.tx {
             self.kick_tx(rx.queue);
@@ -1501,19 +1487,98 @@ impl<'bound> VectorData<'bound> {
         }
         let failed = rx.refill(pool, &self.hw.bar);
         self.stats.rx_alloc_failed.add(u64::from(failed), Relaxed);
-        self.stats.rx_packets.add(u64::from(done), Relaxed);
-        self.stats.rx_bytes.add(bytes, Relaxed);
-        self.stats.rx_errors.add(errors, Relaxed);
-        self.stats.rx_copybreak.add(copied, Relaxed);
-        self.stats.rx_csum_good.add(csum_good, Relaxed);
+        self.stats.rx_packets.add(u64::from(t.done), Relaxed);
+        self.stats.rx_bytes.add(t.bytes, Relaxed);
+        self.stats.rx_errors.add(t.errors, Relaxed);
+        self.stats.rx_copybreak.add(t.copied, Relaxed);
+        self.stats.rx_csum_good.add(t.csum_good, Relaxed);
         // A refill that failed with the ring nearly drained is retried by polling again: with
         // RX-only traffic no other interrupt would come to retry it. With buffers still
         // posted, the next frame's interrupt retries it.
         if failed > 0 && rx.size - 1 - rx.unused() < RX_REFILL_BATCH {
             budget
         } else {
-            done
+            t.done
         }
+    }
+
+    /// Builds the skb of a frame the XDP program passed and hands it up the stack. Out of
+    /// line: the loop of the other verdicts carries none of it.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(never)]
+    fn xdp_pass(
+        &self,
+        rx: &RxRing,
+        buff: xdp::Buff<'_>,
+        hi: u64,
+        last: usize,
+        offloads: RxOffloads,
+        t: &mut RxTotals,
+        dev: &netdev::Device<IgbNet<'_>>,
+        ctx: &RxContext<'_, '_>,
+    ) {
+        // The device's checksum verdict describes the frame it wrote, not one the program
+        // moved.
+        let csum_valid = !buff.moved();
+        match buff.build_skb(ctx) {
+            Ok(skb) => {
+                let lo = rx.desc.read(last, 0);
+                self.deliver(skb, hi, lo, csum_valid, offloads, rx.queue, t, dev, ctx);
+            }
+            Err((page, dirty)) => {
+                page.recycle(ctx, dirty);
+                self.stats.rx_alloc_failed.add(1, Relaxed);
+            }
+        }
+    }
+
+    /// Hands the skb of a whole frame to GRO with what the device wrote in the frame's last
+    /// descriptor (`hi`, `lo`): its checksum verdict (if `csum_valid`), RSS hash and VLAN tag.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn deliver(
+        &self,
+        mut skb: SkBuff,
+        hi: u64,
+        lo: u64,
+        csum_valid: bool,
+        offloads: RxOffloads,
+        queue: u16,
+        t: &mut RxTotals,
+        dev: &netdev::Device<IgbNet<'_>>,
+        ctx: &RxContext<'_, '_>,
+    ) {
+        t.bytes += u64::from(skb.len());
+        if offloads.csum
+            && csum_valid
+            && hi & (RXD_STAT_L4CS | RXD_STAT_UDPCS) != 0
+            && hi & (RXD_ERR_L4E | RXD_ERR_IPE) == 0
+        {
+            skb.set_rx_checksum(RxChecksum::Unnecessary);
+            t.csum_good += 1;
+        }
+        let rss_type = lo & 0xf;
+        if offloads.hash && rss_type != 0 {
+            // TCP over IPv4, IPv6 and IPv6 with extensions; UDP likewise.
+            let kind = if matches!(rss_type, 1 | 3 | 6 | 7 | 8 | 9) {
+                HashType::L4
+            } else {
+                HashType::L3
+            };
+            skb.set_hash((lo >> 32) as u32, kind);
+        }
+        if offloads.vlan && hi & RXD_STAT_VP != 0 {
+            skb.set_rx_vlan_ctag((hi >> 48) as u16);
+        }
+        if offloads.in_use {
+            skb.record_rx_queue(queue);
+        }
+        if skb.eth_type_trans(dev).is_err() {
+            t.errors += 1;
+            return;
+        }
+        ctx.gro_receive(skb);
+        t.done += 1;
     }
 
     /// Queues `skb` on this vector's TX ring.
