@@ -25,7 +25,7 @@ use kernel::{
         atomic::{Atomic, Relaxed, Release},
         Arc, Mutex,
     },
-    time::Delta,
+    time::{Delta, Instant, Monotonic},
 };
 
 use crate::{
@@ -83,6 +83,9 @@ pub(crate) const XDP_MAX_MTU: u32 = RX_BUF_LEN - FRAME_OVERHEAD;
 
 /// How often the watchdog ([`netdev::Operations::service`]) runs while the interface is up.
 const WATCHDOG_PERIOD: Delta = Delta::from_millis(2000);
+/// After `n` resets in a row failed, the watchdog tries again `2^(n-1)` periods later, at most
+/// this many (64 s): a device that never comes back does not hold RTNL every period.
+const RESET_BACKOFF_MAX: u32 = 32;
 /// Device-wide counters `ethtool -S` shows after the queues'.
 const DEVICE_STATS: [&str; 3] = ["tx_timeout_count", "tx_hang_count", "reset_count"];
 
@@ -266,6 +269,12 @@ pub(crate) struct IgbNet<'bound> {
     pub(crate) hw_stats: HwStats,
     /// Set when the stack reported a TX timeout; the watchdog resets the device.
     reset_requested: Atomic<u32>,
+    /// Resets in a row that failed, and when the next may be tried (nanoseconds after
+    /// `created`); both cleared when the device is brought up. Changed under RTNL only.
+    reset_failures: Atomic<u32>,
+    reset_not_before: Atomic<i64>,
+    /// When the device was set up: the origin of `reset_not_before`.
+    created: Instant<Monotonic>,
     /// Set by the link interrupt's poll; the watchdog reports the new link state.
     pub(crate) link_event: Atomic<u32>,
     /// TX timeouts the stack reported.
@@ -365,6 +374,9 @@ impl<'bound> IgbNet<'bound> {
             tx_ring_size: Atomic::new(DEFAULT_RING_SIZE),
             hw_stats <- HwStats::new(),
             reset_requested: Atomic::new(0),
+            reset_failures: Atomic::new(0),
+            reset_not_before: Atomic::new(0),
+            created: Instant::now(),
             link_event: Atomic::new(0),
             tx_timeouts: Atomic::new(0),
             tx_hangs: Atomic::new(0),
@@ -893,6 +905,11 @@ impl<'bound> IgbNet<'bound> {
             dev.carrier_off();
             self.start_link()?;
         }
+        // Freshly reset and up: a reset still pending (a TX timeout from before) has nothing
+        // left to do, and failed ones are behind.
+        self.reset_requested.store(0, Relaxed);
+        self.reset_failures.store(0, Relaxed);
+        self.reset_not_before.store(0, Relaxed);
         Ok(())
     }
 
@@ -929,8 +946,12 @@ impl<'bound> IgbNet<'bound> {
     /// early on a link change or a TX timeout.
     fn watchdog(&self, dev: &netdev::Device<Self>, rtnl: &mut Rtnl) {
         let link_event = self.link_event.xchg(0, Relaxed) != 0;
-        if let Some(other) = dev.napi(0) {
-            other.data().check_link(dev, rtnl, link_event);
+        // After a failed reset the rings are down and the carrier off until a reset succeeds;
+        // a device that does not answer reads all ones, which would say the link is up.
+        if self.reset_failures.load(Relaxed) == 0 {
+            if let Some(other) = dev.napi(0) {
+                other.data().check_link(dev, rtnl, link_event);
+            }
         }
         let mut reset = self.reset_requested.xchg(0, Relaxed) != 0;
         // Every run queues the next one a period later, so periodic runs are at least a period
@@ -950,10 +971,36 @@ impl<'bound> IgbNet<'bound> {
             }
         }
         if reset {
+            // After failed resets, wait the back-off out, whatever made this run.
+            if self.created.elapsed().as_nanos() < self.reset_not_before.load(Relaxed) {
+                self.reset_requested.store(1, Relaxed);
+                return;
+            }
             dev_warn!(self.hw.pdev, "{}: resetting the device\n", dev.name());
             if let Err(e) = self.reset(dev, rtnl) {
-                // The rings are down; the next period tries again.
-                dev_err!(self.hw.pdev, "{}: reset failed: {:?}\n", dev.name(), e);
+                // The rings are down; a later period tries again.
+                let failures = self.reset_failures.load(Relaxed).saturating_add(1);
+                self.reset_failures.store(failures, Relaxed);
+                let periods = 1u32
+                    .checked_shl(failures - 1)
+                    .map_or(RESET_BACKOFF_MAX, |p| p.min(RESET_BACKOFF_MAX));
+                // Half a period early: the periodic run due then is not held back by the
+                // timer's rounding.
+                let period = WATCHDOG_PERIOD.as_nanos();
+                let not_before = self
+                    .created
+                    .elapsed()
+                    .as_nanos()
+                    .saturating_add(i64::from(periods) * period - period / 2);
+                self.reset_not_before.store(not_before, Relaxed);
+                dev_err!(
+                    self.hw.pdev,
+                    "{}: reset failed ({} in a row): {:?}; next try in {} s\n",
+                    dev.name(),
+                    failures,
+                    e,
+                    i64::from(periods) * WATCHDOG_PERIOD.as_millis() / 1000
+                );
                 self.reset_requested.store(1, Relaxed);
             }
             return;
