@@ -273,8 +273,8 @@ pub enum Verdict<'p> {
         /// The page the frame was in.
         page: page_pool::Page<'p>,
         /// The length to sync for the device from the pool's offset: the bytes the device
-        /// or the program may have written, or 0 (nothing to sync) where the device needs no
-        /// sync.
+        /// or the program may have written; where the device needs no sync it may be 0
+        /// (nothing to sync).
         dirty: u32,
         /// Why.
         reason: DropReason,
@@ -303,10 +303,10 @@ pub trait OnVerdict<'p> {
     fn redirected(self) -> Self::Output;
 
     /// The frame is dropped: `page` is its first page, `dirty` the length to sync for the
-    /// device from the pool's offset (the bytes the device or the program may have written,
-    /// or 0 where the device needs no sync: not a count of bytes). The fragments are not the
-    /// handler's: those attached went back to their pools, those not yet attached (a frame
-    /// dropped as [`DropReason::TooLong`]) go back when the iterator is dropped.
+    /// device from the pool's offset (the bytes the device or the program may have written;
+    /// possibly 0 where the device needs no sync: not a count of bytes). The fragments are
+    /// not the handler's: those attached went back to their pools, those not yet attached (a
+    /// frame dropped as [`DropReason::TooLong`]) go back when the iterator is dropped.
     fn dropped(self, page: page_pool::Page<'p>, dirty: u32, reason: DropReason) -> Self::Output;
 }
 
