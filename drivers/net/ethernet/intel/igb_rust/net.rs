@@ -984,14 +984,14 @@ impl<'bound> IgbNet<'bound> {
                 let periods = 1u32
                     .checked_shl(failures - 1)
                     .map_or(RESET_BACKOFF_MAX, |p| p.min(RESET_BACKOFF_MAX));
+                let wait = Delta::from_nanos(i64::from(periods) * WATCHDOG_PERIOD.as_nanos());
                 // Half a period early: the periodic run due then is not held back by the
                 // timer's rounding.
-                let period = WATCHDOG_PERIOD.as_nanos();
                 let not_before = self
                     .created
                     .elapsed()
                     .as_nanos()
-                    .saturating_add(i64::from(periods) * period - period / 2);
+                    .saturating_add(wait.as_nanos() - WATCHDOG_PERIOD.as_nanos() / 2);
                 self.reset_not_before.store(not_before, Relaxed);
                 dev_err!(
                     self.hw.pdev,
@@ -999,7 +999,7 @@ impl<'bound> IgbNet<'bound> {
                     dev.name(),
                     failures,
                     e,
-                    i64::from(periods) * WATCHDOG_PERIOD.as_millis() / 1000
+                    wait.as_millis() / 1000
                 );
                 self.reset_requested.store(1, Relaxed);
             }

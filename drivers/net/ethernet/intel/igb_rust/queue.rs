@@ -787,9 +787,10 @@ struct RxOffloads {
     csum: bool,
     hash: bool,
     vlan: bool,
-    /// The queue is in use: a frame that reached a queue after `ethtool -L` took it out of
-    /// use is passed up without its queue, which the stack no longer knows.
-    in_use: bool,
+    /// The queue recorded in each skb; `None` once `ethtool -L` took the queue out of use:
+    /// a frame that still reaches it is passed up without it, which the stack no longer
+    /// knows.
+    queue: Option<u16>,
 }
 
 /// What XDP did with the frames of one poll, counted as the poll goes.
@@ -1272,7 +1273,7 @@ impl<'bound> VectorData<'bound> {
             csum: features & netdev::NETIF_F_RXCSUM != 0,
             hash: features & netdev::NETIF_F_RXHASH != 0,
             vlan: features & netdev::NETIF_F_HW_VLAN_CTAG_RX != 0,
-            in_use: u32::from(rx.queue) < dev.data().active.load(Relaxed),
+            queue: (u32::from(rx.queue) < dev.data().active.load(Relaxed)).then_some(rx.queue),
         };
         let mut t = RxTotals::default();
         let mut cleaned = 0u32;
@@ -1475,7 +1476,7 @@ impl<'bound> VectorData<'bound> {
             // Still the device's write-back: a repost above wrote the descriptor at
             // `next_to_use`, which is not `i` (the loop stops where the two meet).
             let lo = rx.desc.read(i, 0);
-            self.deliver(skb, hi, lo, true, offloads, rx.queue, &mut t, dev, ctx);
+            self.deliver(skb, hi, lo, true, offloads, &mut t, dev, ctx);
         }
         if xc.tx {
             self.kick_tx(rx.queue);
@@ -1523,7 +1524,7 @@ impl<'bound> VectorData<'bound> {
         match buff.build_skb(ctx) {
             Ok(skb) => {
                 let lo = rx.desc.read(last, 0);
-                self.deliver(skb, hi, lo, csum_valid, offloads, rx.queue, t, dev, ctx);
+                self.deliver(skb, hi, lo, csum_valid, offloads, t, dev, ctx);
             }
             Err((page, dirty)) => {
                 page.recycle(ctx, dirty);
@@ -1543,7 +1544,6 @@ impl<'bound> VectorData<'bound> {
         lo: u64,
         csum_valid: bool,
         offloads: RxOffloads,
-        queue: u16,
         t: &mut RxTotals,
         dev: &netdev::Device<IgbNet<'_>>,
         ctx: &RxContext<'_, '_>,
@@ -1570,8 +1570,8 @@ impl<'bound> VectorData<'bound> {
         if offloads.vlan && hi & RXD_STAT_VP != 0 {
             skb.set_rx_vlan_ctag((hi >> 48) as u16);
         }
-        if offloads.in_use {
-            skb.record_rx_queue(queue);
+        if let Some(q) = offloads.queue {
+            skb.record_rx_queue(q);
         }
         if skb.eth_type_trans(dev).is_err() {
             t.errors += 1;
