@@ -9,6 +9,8 @@
 #   QUICK=1       a short run (2 sizes, 1 repetition, 1 s per cell)
 #   DUR, REPS, SIZES, RX_VARIANTS, TX_VARIANTS   override the matrix
 #   BENCH_OUT=DIR write the results there instead
+#   RUST_COALESCE=ARGS  `ethtool -C` arguments for the igb_rust variants
+#                 (e.g. "rx-usecs 245", "adaptive-rx on"); C igb keeps its own
 set -euo pipefail
 . "$(dirname "$0")/env.sh"
 arch_from_env
@@ -67,6 +69,7 @@ fi
 	echo "guest_cpus=${VM_CPUS:-2}"
 	echo "kernel=$(make -s -C "$(readlink -f "$CACHE/current")" kernelversion 2>/dev/null || echo "$KSERIES")"
 	echo "dur=$DUR reps=$REPS sizes=$SIZES"
+	echo "rust_coalesce=${RUST_COALESCE:-default}"
 } > "$RES/machine.txt"
 
 n_rx=$(echo $RX_VARIANTS | wc -w)
@@ -78,7 +81,7 @@ log "bench: $cells cells of ${DUR}s ($accel), results in $RES"
 VM_TEE=1 VM_RWDIR=$RES VM_QEMU_EXTRA="$extra" bash "$REPO/scripts/vm.sh" \
 	--timeout "${BENCH_TIMEOUT:-1500}" --log "$RES/console.log" --append "kmemleak=off" -- \
 	env OUT="$RES" DUR="$DUR" REPS="$REPS" SIZES="$SIZES" RX_VARIANTS="$RX_VARIANTS" \
-	TX_VARIANTS="$TX_VARIANTS" PPBENCH="$PPBENCH" "${mark_args[@]}" \
+	TX_VARIANTS="$TX_VARIANTS" PPBENCH="$PPBENCH" RUST_COALESCE="${RUST_COALESCE:-}" "${mark_args[@]}" \
 	bash "$REPO/tools/igb_rust/bench/guest.sh" |
 	grep --line-buffered '^\[bench\]' || true
 [ -f "$RES/done" ] || die "the benchmark did not finish (console: $RES/console.log)"

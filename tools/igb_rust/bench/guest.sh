@@ -82,6 +82,9 @@ bind_dut() {
 	case $v in
 	rust-cb*) ethtool --set-tunable "$DUT_IF" rx-copybreak "${v#rust-cb}" || return 1 ;;
 	esac
+	case $v in
+	rust-* | ceiling) [ -z "${RUST_COALESCE:-}" ] || ethtool -C "$DUT_IF" $RUST_COALESCE || return 1 ;;
+	esac
 	if [ -n "$MARK_BEGIN" ]; then
 		python3 "$BENCH/ranges.py" module "$(module_of "$v")" "$(ko_of "$v")" "$OUT/ranges.$v"
 		grep '\[' /proc/kallsyms > "$OUT/kallsyms.$v.$rep"	# every module
