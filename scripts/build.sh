@@ -168,6 +168,20 @@ for h in net/lib/xdp_helper drivers/net/napi_id_helper net/lib/csum net/lib/gro;
 		mv -f "$ST/$h.$$" "$ST/$h"
 	fi
 done
+# hw/toeplitz.py's helper talks ethtool netlink through the tree's YNL C
+# library, generated and built in the shared tree: one build at a time, with
+# this tree's UAPI headers (installed into this build) rather than the host's.
+TZ=$ST/drivers/net/hw/toeplitz
+if [ ! -x "$TZ" ] || [ "$TZ.c" -nt "$TZ" ]; then
+	"${MAKE[@]}" -s headers_install INSTALL_HDR_PATH="$BUILD/st-hdr" ||
+		die "cannot install the UAPI headers for the selftest helpers"
+	mkdir -p "$BUILD/st-hw"
+	flock "$ST/.igb_rust-ynl.lock" make -s -C "$ST/drivers/net/hw" OUTPUT="$BUILD/st-hw" \
+		KHDR_INCLUDES="-isystem $BUILD/st-hdr/include" "$BUILD/st-hw/toeplitz" >/dev/null ||
+		die "cannot build the selftest helper drivers/net/hw/toeplitz"
+	cp -f "$BUILD/st-hw/toeplitz" "$TZ.$$"
+	mv -f "$TZ.$$" "$TZ"
+fi
 fi
 
 log "building igb_rust as an external module"
