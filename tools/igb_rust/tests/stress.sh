@@ -427,9 +427,10 @@ sys.exit(0 if n > 0 else "no dump completed")
 EOF2
 }
 flap_race() {	# both directions at once: DUT -> peer on port 5004, peer -> DUT on 5007
-	local i tp rp dp rc=0 err="" nq usecs pause
+	local i tp rp dp rc=0 err="" nq nmax usecs pause
 	progress "flap race"
 	nq=$(ethtool -l "$DUT_IF" | awk '/^Combined:/ { v = $2 } END { print v }')
+	nmax=$(ethtool -l "$DUT_IF" | awk '/^Combined:/ { print $2; exit }')
 	usecs=$(ethtool -c "$DUT_IF" | awk '/^rx-usecs:/ { print $2 }')
 	pause=$(ethtool -a "$DUT_IF" | awk '/^RX:/ { r = $2 } /^TX:/ { t = $2 } END { print "rx " r " tx " t }')
 	rm -f /run/igbt/race.stop
@@ -458,7 +459,11 @@ flap_race() {	# both directions at once: DUT -> peer on port 5004, peer -> DUT o
 		sleep 0.5
 		ip link set "$DUT_IF" down && ip link set "$DUT_IF" up || err+=" ip-flap"
 		wait_carrier "$DUT_IF" 1 || err+=" carrier"
-		[ "$nq" -gt 1 ] && { ethtool -L "$DUT_IF" combined "$nq" || err+=" channels$nq"; }
+		# Every queue put to use (their RX rings filled while traffic flows), then
+		# back to one per CPU.
+		ethtool -L "$DUT_IF" combined "$nmax" || err+=" channels$nmax"
+		sleep 0.3
+		[ "$nq" != "$nmax" ] && { ethtool -L "$DUT_IF" combined "$nq" || err+=" channels$nq"; }
 		ethtool -X "$DUT_IF" default || err+=" rxfh-default"
 		ethtool -K "$DUT_IF" rxvlan on txvlan on || err+=" vlan-offloads"
 		ip link del race.7 || err+=" vlan-del"

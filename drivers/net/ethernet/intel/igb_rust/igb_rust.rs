@@ -128,10 +128,11 @@ impl netdev::pci::Driver for IgbDriver {
             dev_warn!(pdev, "PHY not powered down: {:?}\n", e);
         }
 
-        // Vector 0 for link and other causes, one per queue pair (at most 8), each with its
-        // NAPI instance. With fewer MSI-X vectors, fewer queue pairs; without MSI-X, one MSI
-        // or INTx interrupt for everything and one queue pair.
-        let want = netdev::num_online_cpus().clamp(1, MAX_QUEUES);
+        // Vector 0 for link and other causes, one per queue pair (8, what RSS spreads over),
+        // each with its NAPI instance. With fewer MSI-X vectors, fewer queue pairs; without
+        // MSI-X, one MSI or INTx interrupt for everything and one queue pair. One pair per CPU
+        // is in use at first; `ethtool -L` puts the others to use.
+        let want = MAX_QUEUES;
         let mut registrar = registrar;
         let irqs = registrar
             .alloc_irqs(2, want + 1)
@@ -150,6 +151,7 @@ impl netdev::pci::Driver for IgbDriver {
                 nq
             );
         }
+        let active = netdev::num_online_cpus().clamp(1, nq);
         let hw = Arc::new(Hw { bar, pdev, msix }, GFP_KERNEL)?;
         let config = Config {
             ethtool: Some(kernel::net::ethtool::table::<IgbNet<'bound>>()),
@@ -158,8 +160,8 @@ impl netdev::pci::Driver for IgbDriver {
             max_mtu: MAX_MTU,
             hw_features: FEATURES,
             features: FEATURES | FIXED_FEATURES,
-            real_tx_queues: nq,
-            real_rx_queues: nq,
+            real_tx_queues: active,
+            real_rx_queues: active,
             spread_irqs: true,
             stats_count: net::stats_count(nq),
             xdp_features: xdp::Features::BASIC
@@ -175,7 +177,7 @@ impl netdev::pci::Driver for IgbDriver {
                 &config,
                 nq + 1,
                 &mut |i| queue::vector_instance(&hw, i),
-                IgbNet::new(hw.clone(), nq as u16, perm_addr),
+                IgbNet::new(hw.clone(), nq as u16, active as u16, perm_addr),
             )
             .inspect_err(|e| dev_err!(pdev, "cannot register the interface: {:?}\n", e))?;
         // Ours from now on (`open` sets it again after each MAC reset; remove clears it).

@@ -252,8 +252,8 @@ pub(crate) struct IgbNet<'bound> {
     /// Number of queue pairs: every one has its rings, vector and NAPI instance from probe to
     /// removal.
     pub(crate) nq: u16,
-    /// How many of them the stack uses and RSS spreads over (`ethtool -L`); the others stay
-    /// ready, idle.
+    /// How many of them the stack uses and RSS spreads over (`ethtool -L`). The others keep
+    /// their vectors and rings, with no pages in their RX rings until they are put to use.
     pub(crate) active: Atomic<u32>,
     /// The address the NVM holds for this port.
     pub(crate) perm_addr: MacAddr,
@@ -359,14 +359,14 @@ impl<'bound> IgbNet<'bound> {
     pub(crate) fn new(
         hw: Arc<Hw<'bound>>,
         nq: u16,
+        active: u16,
         perm_addr: MacAddr,
     ) -> impl PinInit<Self, Error> + 'bound {
-        let rss = Rss::new(nq);
-        let in_use = u32::from(nq);
+        let rss = Rss::new(active);
         try_pin_init!(IgbNet {
             hw,
             nq,
-            active: Atomic::new(in_use),
+            active: Atomic::new(u32::from(active)),
             perm_addr,
             copybreak: Atomic::new(DEFAULT_COPYBREAK),
             xdp_prog: xdp::ProgSlot::new(),
@@ -734,6 +734,9 @@ impl<'bound> IgbNet<'bound> {
             regs::SRRCTL::zeroed()
                 .try_with_desctype(1u32)?
                 .try_with_bsizepacket(RX_BUF_LEN >> 10)?
+                // With several queue pairs (always, with MSI-X), a ring without buffers drops
+                // what reaches it rather than holding up the others' frames in the packet
+                // buffer: a queue out of use has none.
                 .with_drop_en(self.nq > 1),
         )?;
         bar.try_write(regs::RDH::try_at(q).ok_or(EINVAL)?, regs::RDH::zeroed())?;
@@ -879,12 +882,9 @@ impl<'bound> IgbNet<'bound> {
                     })?
                     .ok_or(EINVAL)?;
                 self.configure_rx_ring(q, base, size)?;
-                let failed = v.with_state(rtnl, |_, st, pool| match (st, pool) {
-                    (Some(rx), Some(pool)) => rx.refill(pool, bar),
-                    _ => 0,
-                })?;
-                if failed > 0 {
-                    data.stats.rx_alloc_failed.add(u64::from(failed), Relaxed);
+                // A queue out of use gets its pages when `ethtool -L` puts it to use.
+                if u32::from(q) < self.active.load(Relaxed) {
+                    self.fill_rx(v, rtnl)?;
                 }
             }
             v.enable(rtnl);
@@ -910,6 +910,23 @@ impl<'bound> IgbNet<'bound> {
         self.reset_requested.store(0, Relaxed);
         self.reset_failures.store(0, Relaxed);
         self.reset_not_before.store(0, Relaxed);
+        Ok(())
+    }
+
+    /// Gives the RX ring of queue vector `v` a page for every free descriptor, counting the
+    /// allocations that failed (the vector's polls retry them). The instance must be disabled.
+    fn fill_rx(&self, v: &Napi<VectorData<'bound>>, rtnl: &mut Rtnl) -> Result {
+        let bar = &self.hw.bar;
+        let failed = v.with_state(rtnl, |_, st, pool| match (st, pool) {
+            (Some(rx), Some(pool)) => rx.refill(pool, bar),
+            _ => 0,
+        })?;
+        if failed > 0 {
+            v.data()
+                .stats
+                .rx_alloc_failed
+                .add(u64::from(failed), Relaxed);
+        }
         Ok(())
     }
 
@@ -1335,8 +1352,9 @@ impl<'bound> ethtool::Operations for IgbNet<'bound> {
     }
 
     /// Every queue pair keeps its rings, vector and NAPI instance: changing how many the stack
-    /// and RSS use allocates nothing and resets nothing, so it cannot fail for lack of memory
-    /// and the link stays up.
+    /// and RSS use resets nothing, and the link stays up. A queue put to use gets the pages of
+    /// its RX ring first; allocations that fail are counted and retried by its polls, as on
+    /// `open`.
     fn set_channels(dev: &netdev::Device<Self>, rtnl: &mut Rtnl, channels: Channels) -> Result {
         let this = dev.data();
         let now = Self::get_channels(dev);
@@ -1355,9 +1373,29 @@ impl<'bound> ethtool::Operations for IgbNet<'bound> {
         if n == old {
             return Ok(());
         }
-        // Growing: the stack gets the queues before frames are steered to them; shrinking:
-        // frames are steered away first. Frames already on a queue taken out of use still
-        // complete there.
+        // The vectors of the queues filled, fired once the queues are in use.
+        let mut filled = 0;
+        // Growing: the queues get their pages and the stack gets the queues before frames are
+        // steered to them; shrinking: frames are steered away first. Frames already on a queue
+        // taken out of use still complete there; its ring is not refilled.
+        if n > old && dev.is_running() {
+            for v in vectors(dev).skip(1 + old as usize).take((n - old) as usize) {
+                // Disabled: the rings are down after a reset that failed, and the bring-up
+                // that rebuilds them fills the RX rings of the queues then in use.
+                if !v.is_enabled(rtnl) {
+                    continue;
+                }
+                // Nothing polls the idle queue's ring meanwhile: no frame is steered to it.
+                v.disable(rtnl);
+                let r = this.fill_rx(v, rtnl);
+                v.enable(rtnl);
+                // An interrupt that came while the instance was disabled left the vector
+                // masked, with no poll to re-arm it.
+                this.hw.vector_irqs(IrqOp::Unmask, v.data().eims);
+                r?;
+                filled |= v.data().eims;
+            }
+        }
         if n > old {
             dev.set_real_num_queues(n, n, rtnl)?;
         }
@@ -1386,6 +1424,10 @@ impl<'bound> ethtool::Operations for IgbNet<'bound> {
             let _ = steer(old);
             let _ = dev.set_real_num_queues(old, old, rtnl);
             return Err(e);
+        }
+        // A poll of each queue now in use retries what its fill could not allocate.
+        if filled != 0 {
+            this.hw.vector_irqs(IrqOp::Fire, filled);
         }
         Ok(())
     }

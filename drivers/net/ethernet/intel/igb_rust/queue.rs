@@ -787,9 +787,9 @@ struct RxOffloads {
     csum: bool,
     hash: bool,
     vlan: bool,
-    /// The queue recorded in each skb; `None` once `ethtool -L` took the queue out of use:
-    /// a frame that still reaches it is passed up without it, which the stack no longer
-    /// knows.
+    /// The queue recorded in each skb; `None` while `ethtool -L` has the queue out of use: a
+    /// frame that still reaches it is passed up without it, which the stack no longer knows,
+    /// and the ring is not refilled.
     queue: Option<u16>,
 }
 
@@ -1278,8 +1278,11 @@ impl<'bound> VectorData<'bound> {
         let mut t = RxTotals::default();
         let mut cleaned = 0u32;
         let mut xc = XdpCounts::default();
+        // A queue out of use gets no new pages: what it still receives completes, and its
+        // ring drains (`ethtool -L` fills it again when the queue is next put to use).
+        let in_use = offloads.queue.is_some();
         while t.done < budget {
-            if cleaned >= RX_REFILL_BATCH {
+            if cleaned >= RX_REFILL_BATCH && in_use {
                 let failed = rx.refill(pool, &self.hw.bar);
                 self.stats.rx_alloc_failed.add(u64::from(failed), Relaxed);
                 cleaned = 0;
@@ -1486,7 +1489,11 @@ impl<'bound> VectorData<'bound> {
             self.stats.xdp_redirect.add(xc.redirect, Relaxed);
             self.stats.xdp_aborted.add(xc.aborted, Relaxed);
         }
-        let failed = rx.refill(pool, &self.hw.bar);
+        let failed = if in_use {
+            rx.refill(pool, &self.hw.bar)
+        } else {
+            0
+        };
         self.stats.rx_alloc_failed.add(u64::from(failed), Relaxed);
         self.stats.rx_packets.add(u64::from(t.done), Relaxed);
         self.stats.rx_bytes.add(t.bytes, Relaxed);
