@@ -5,7 +5,7 @@
 #   SELFTEST_SCRIPTS   which of them run (default: ping.py stats.py queues.py
 #                      napi_id.py ring_reconfig.py napi_threaded.py
 #                      hw/pp_alloc_fail.py hw/csum.py hw/tso.py hw/irq.py
-#                      hw/toeplitz.py xdp.py)
+#                      hw/toeplitz.py hw/rss_drv.py xdp.py)
 
 KSRC=$(readlink -f "$IGB_RUST_BUILD/source")
 SELFTESTS=$KSRC/tools/testing/selftests/drivers/net
@@ -62,7 +62,7 @@ run_selftest() {	# run_selftest SCRIPT [again]
 	fi
 }
 for t in ${SELFTEST_SCRIPTS:-ping.py stats.py queues.py napi_id.py ring_reconfig.py napi_threaded.py
-	hw/pp_alloc_fail.py hw/csum.py hw/tso.py hw/irq.py hw/toeplitz.py xdp.py}; do
+	hw/pp_alloc_fail.py hw/csum.py hw/tso.py hw/irq.py hw/toeplitz.py hw/rss_drv.py xdp.py}; do
 	# xdp.py's program calls a kfunc, which needs the kernel's BTF: the debug
 	# kernel (DEBUG_SUITE=full) has none.
 	if [ "$t" = xdp.py ] && [ ! -e /sys/kernel/btf/vmlinux ]; then
