@@ -475,13 +475,13 @@ if [ "${nq:-1}" -ge 2 ]; then
 	if [ "$nmax" -gt "$nq" ]; then
 		r=$(posted_spare)
 		check "queues $nq..$((nmax - 1)), out of use since the rings were built: no buffers posted ($r)" \
-			sh -c "[ -z \"\$(echo '$r' | tr -d ' 0')\" ]"
+			sh -c "[ $(echo $r | wc -w) = $((nmax - nq)) ] && [ -z \"\$(echo '$r' | tr -d ' 0')\" ]"
 		ethtool -L "$DUT_IF" combined "$nmax"
 		r=$(posted_spare)
 		check "combined $nmax: $nmax queues, RSS over all of them, the new RX rings filled ($r)" sh -c \
 			"[ $(comb)/$(nqueues rx)/$(nqueues tx) = $nmax/$nmax/$nmax ] &&
 			 [ \"$(indir | tr ' ' '\n' | sort -u | grep -c .)\" = $nmax ] &&
-			 ! echo '$r' | tr ' ' '\n' | grep -qx 0"
+			 [ $(echo $r | wc -w) = $((nmax - nq)) ] && ! echo '$r' | tr ' ' '\n' | grep -qx 0"
 		check "combined $nmax: pings and 16 MB peer -> DUT intact" traffic
 	fi
 	ethtool -L "$DUT_IF" combined "$nq"

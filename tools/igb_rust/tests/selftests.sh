@@ -72,9 +72,12 @@ for t in ${SELFTEST_SCRIPTS:-ping.py stats.py queues.py napi_id.py ring_reconfig
 	# hw/toeplitz.py checks every hash against one over addresses and ports,
 	# which for UDP the driver (like C igb) computes only when asked to.
 	if [ "$t" = hw/toeplitz.py ]; then
-		ethtool -N "$DUT_IF" rx-flow-hash udp4 sdfn && ethtool -N "$DUT_IF" rx-flow-hash udp6 sdfn
+		ethtool -N "$DUT_IF" rx-flow-hash udp4 sdfn; ethtool -N "$DUT_IF" rx-flow-hash udp6 sdfn
 		run_selftest "$t"
-		ethtool -N "$DUT_IF" rx-flow-hash udp4 sd && ethtool -N "$DUT_IF" rx-flow-hash udp6 sd
+		ethtool -N "$DUT_IF" rx-flow-hash udp4 sd; ethtool -N "$DUT_IF" rx-flow-hash udp6 sd
+		check "UDP hashed on the addresses only again after hw/toeplitz.py" sh -c \
+			"ethtool -n $DUT_IF rx-flow-hash udp4 | grep -q 'L4 bytes' ||
+			 ethtool -n $DUT_IF rx-flow-hash udp6 | grep -q 'L4 bytes' && exit 1; exit 0"
 		continue
 	fi
 	run_selftest "$t"

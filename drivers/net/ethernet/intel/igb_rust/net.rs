@@ -253,7 +253,8 @@ pub(crate) struct IgbNet<'bound> {
     /// removal.
     pub(crate) nq: u16,
     /// How many of them the stack uses and RSS spreads over (`ethtool -L`). The others keep
-    /// their vectors and rings, with no pages in their RX rings until they are put to use.
+    /// their vectors and rings; their RX rings are not refilled, and get no pages at all from
+    /// the time the rings are built until they are put to use.
     pub(crate) active: Atomic<u32>,
     /// The address the NVM holds for this port.
     pub(crate) perm_addr: MacAddr,
@@ -734,9 +735,9 @@ impl<'bound> IgbNet<'bound> {
             regs::SRRCTL::zeroed()
                 .try_with_desctype(1u32)?
                 .try_with_bsizepacket(RX_BUF_LEN >> 10)?
-                // With several queue pairs (always, with MSI-X), a ring without buffers drops
-                // what reaches it rather than holding up the others' frames in the packet
-                // buffer: a queue out of use has none.
+                // With several queue pairs (with MSI-X, unless it granted only 2 vectors), a
+                // ring without buffers drops what reaches it rather than holding up the
+                // others' frames in the packet buffer: a queue out of use has none.
                 .with_drop_en(self.nq > 1),
         )?;
         bar.try_write(regs::RDH::try_at(q).ok_or(EINVAL)?, regs::RDH::zeroed())?;

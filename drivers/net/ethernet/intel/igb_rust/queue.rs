@@ -1278,8 +1278,8 @@ impl<'bound> VectorData<'bound> {
         let mut t = RxTotals::default();
         let mut cleaned = 0u32;
         let mut xc = XdpCounts::default();
-        // A queue out of use gets no new pages: what it still receives completes, and its
-        // ring drains (`ethtool -L` fills it again when the queue is next put to use).
+        // A queue out of use gets no new pages: what it still receives completes, on the
+        // buffers it holds (`ethtool -L` fills its ring when the queue is next put to use).
         let in_use = offloads.queue.is_some();
         while t.done < budget {
             if cleaned >= RX_REFILL_BATCH && in_use {
