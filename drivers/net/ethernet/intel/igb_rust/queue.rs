@@ -1278,11 +1278,8 @@ impl<'bound> VectorData<'bound> {
         let mut t = RxTotals::default();
         let mut cleaned = 0u32;
         let mut xc = XdpCounts::default();
-        // A queue out of use gets no new pages: what it still receives completes, on the
-        // buffers it holds (`ethtool -L` fills its ring when the queue is next put to use).
-        let in_use = offloads.queue.is_some();
         while t.done < budget {
-            if cleaned >= RX_REFILL_BATCH && in_use {
+            if cleaned >= RX_REFILL_BATCH {
                 let failed = rx.refill(pool, &self.hw.bar);
                 self.stats.rx_alloc_failed.add(u64::from(failed), Relaxed);
                 cleaned = 0;
@@ -1489,7 +1486,10 @@ impl<'bound> VectorData<'bound> {
             self.stats.xdp_redirect.add(xc.redirect, Relaxed);
             self.stats.xdp_aborted.add(xc.aborted, Relaxed);
         }
-        let failed = if in_use {
+        // A queue out of use gets no new pages: what it still receives completes, on the
+        // buffers it holds (`ethtool -L` fills its ring when the queue is next put to use).
+        // Too few frames reach it for the refills inside the loop to matter.
+        let failed = if u32::from(rx.queue) < dev.data().active.load(Relaxed) {
             rx.refill(pool, &self.hw.bar)
         } else {
             0
