@@ -253,8 +253,8 @@ pub(crate) struct IgbNet<'bound> {
     /// removal.
     pub(crate) nq: u16,
     /// How many of them the stack uses and RSS spreads over (`ethtool -L`). The others keep
-    /// their vectors and rings; their RX rings are not refilled, and get no pages at all from
-    /// the time the rings are built until they are put to use.
+    /// their vectors and rings; their RX rings are not refilled at the end of a poll, and get
+    /// no pages at all from the time the rings are built until they are put to use.
     pub(crate) active: Atomic<u32>,
     /// The address the NVM holds for this port.
     pub(crate) perm_addr: MacAddr,
