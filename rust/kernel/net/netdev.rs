@@ -20,7 +20,7 @@ use crate::{
     irq::{self, IrqReturn},
     net::{
         napi::{self, Napi, Poll},
-        skb::SkBuff,
+        skb::{SkBuff, VlanProto, VlanTag},
         xdp,
     },
     prelude::*,
@@ -305,6 +305,26 @@ pub trait Operations: Sized + Send + Sync {
     /// buffers come only to a device that announced [`xdp::Features::NDO_XMIT_SG`].
     #[inline]
     fn xdp_xmit(_dev: &Device<Self>, _frames: &mut xdp::XmitFrames<'_>, _flush: bool) -> Result {
+        build_error!(VTABLE_DEFAULT_ERROR)
+    }
+
+    /// The RSS hash of the frame an XDP program runs on and what it covers (`xmo_rx_hash`,
+    /// the kfunc `bpf_xdp_metadata_rx_hash()`), decoded from the [`xdp::RxMeta`] the driver
+    /// gave [`xdp::RxQueue::run`]; `Err(ENODATA)` for a frame the device computed none for.
+    /// Called from the program, in the poll's softirq, and only while `NETIF_F_RXHASH` is on:
+    /// otherwise the program gets `ENODATA` without a call. Implementing it makes the device
+    /// offer the kfunc (`xdp-rx-metadata-features`).
+    #[inline]
+    fn xdp_rx_hash(_meta: &xdp::RxMeta) -> Result<(u32, xdp::RssHashType)> {
+        build_error!(VTABLE_DEFAULT_ERROR)
+    }
+
+    /// The VLAN tag the device took off the frame an XDP program runs on (`xmo_rx_vlan_tag`,
+    /// the kfunc `bpf_xdp_metadata_rx_vlan_tag()`), as for [`Operations::xdp_rx_hash`];
+    /// `Err(ENODATA)` for a frame that kept its tag or had none. Called only while the device
+    /// strips tags (`NETIF_F_HW_VLAN_CTAG_RX` or `NETIF_F_HW_VLAN_STAG_RX`).
+    #[inline]
+    fn xdp_rx_vlan_tag(_meta: &xdp::RxMeta) -> Result<VlanTag> {
         build_error!(VTABLE_DEFAULT_ERROR)
     }
 
@@ -1319,6 +1339,9 @@ impl<T: Operations> Registration<T> {
                 (*raw).stat_ops = &StatOps::<T>::VTABLE;
             }
             (*raw).xdp_features = xf.bits();
+            if T::HAS_XDP_RX_HASH || T::HAS_XDP_RX_VLAN_TAG {
+                (*raw).xdp_metadata_ops = &XdpMetaOps::<T>::VTABLE;
+            }
             (*raw).min_mtu = config.min_mtu;
             (*raw).max_mtu = config.max_mtu;
             (*raw).hw_features = config.hw_features;
@@ -2101,6 +2124,106 @@ impl<T: Operations> OpsTable<T> {
         // SAFETY: As in `open`: registered for `T`; `vlan_vid_del()` asserts RTNL.
         let (d, mut rtnl) = unsafe { (Device::<T>::from_raw(dev), Rtnl::assume_held()) };
         from_result(|| T::vlan_rx_kill_vid(d, &mut rtnl, Self::ctag_vid(proto, vid)?).map(|()| 0))
+    }
+}
+
+/// The `xdp_metadata_ops` of `T`.
+struct XdpMetaOps<T: Operations>(PhantomData<T>);
+
+impl<T: Operations> XdpMetaOps<T> {
+    const VTABLE: bindings::xdp_metadata_ops = bindings::xdp_metadata_ops {
+        xmo_rx_timestamp: None,
+        xmo_rx_hash: if T::HAS_XDP_RX_HASH {
+            Some(Self::rx_hash)
+        } else {
+            None
+        },
+        xmo_rx_vlan_tag: if T::HAS_XDP_RX_VLAN_TAG {
+            Some(Self::rx_vlan_tag)
+        } else {
+            None
+        },
+    };
+
+    /// The metadata of the frame a program runs on, if the device has `features` on.
+    ///
+    /// # Safety
+    ///
+    /// `ctx` must be the context of a running XDP program that called a metadata kfunc of a
+    /// device whose `xdp_metadata_ops` are these; the result must not outlive the call.
+    #[inline]
+    unsafe fn meta<'a>(ctx: *const bindings::xdp_md, features: u64) -> Option<&'a xdp::RxMeta> {
+        // SAFETY: The core resolves the metadata kfuncs of a program to the ops of the device
+        // it is bound to (`bpf_dev_bound_resolve_kfunc()`), and runs such a program only as
+        // that device's program in driver mode: `dev_xdp_attach()` refuses it for another
+        // device and in generic mode, program maps and test runs refuse bound programs, and an
+        // extension of one must be bound to the same device. These ops are set only on devices
+        // registered by this abstraction for `T`, whose driver gets programs only through
+        // `Operations::xdp_setup` and can run them only with `xdp::RxQueue::run_frags_with`,
+        // so `ctx` is the context that function set up, for the duration of the call.
+        let (meta, dev) = unsafe { xdp::RxMeta::from_ctx(ctx) };
+        // SAFETY: `dev` is the live device that received the frame (`from_ctx`); a volatile
+        // read of the `u64` is `READ_ONCE(dev->features)`.
+        let on = unsafe { core::ptr::read_volatile(&raw const (*dev).features) };
+        (on & features != 0).then_some(meta)
+    }
+
+    /// # Safety
+    ///
+    /// Called by the core only (`xmo_rx_hash`): `ctx` as for [`Self::meta`], `hash` and
+    /// `rss_type` valid for writes.
+    unsafe extern "C" fn rx_hash(
+        ctx: *const bindings::xdp_md,
+        hash: *mut u32,
+        rss_type: *mut bindings::xdp_rss_hash_type,
+    ) -> c_int {
+        // SAFETY: `ctx` is a running program's (safety requirement).
+        let Some(meta) = (unsafe { Self::meta(ctx, NETIF_F_RXHASH) }) else {
+            return ENODATA.to_errno();
+        };
+        match T::xdp_rx_hash(meta) {
+            Ok((h, t)) => {
+                // SAFETY: Both valid for writes (safety requirement).
+                unsafe {
+                    hash.write(h);
+                    rss_type.write(t.into());
+                }
+                0
+            }
+            Err(e) => e.to_errno(),
+        }
+    }
+
+    /// # Safety
+    ///
+    /// Called by the core only (`xmo_rx_vlan_tag`): `ctx` as for [`Self::meta`], `proto` and
+    /// `tci` valid for writes.
+    unsafe extern "C" fn rx_vlan_tag(
+        ctx: *const bindings::xdp_md,
+        proto: *mut bindings::__be16,
+        tci: *mut u16,
+    ) -> c_int {
+        let stripping = NETIF_F_HW_VLAN_CTAG_RX | (1 << bindings::NETIF_F_HW_VLAN_STAG_RX_BIT);
+        // SAFETY: `ctx` is a running program's (safety requirement).
+        let Some(meta) = (unsafe { Self::meta(ctx, stripping) }) else {
+            return ENODATA.to_errno();
+        };
+        match T::xdp_rx_vlan_tag(meta) {
+            Ok(tag) => {
+                let p = match tag.proto {
+                    VlanProto::Ctag => bindings::ETH_P_8021Q as u16,
+                    VlanProto::Stag => bindings::ETH_P_8021AD as u16,
+                    VlanProto::Other(p) => p,
+                };
+                // SAFETY: Both valid for writes (safety requirement).
+                unsafe {
+                    proto.write(p.to_be());
+                    tci.write(tag.tci);
+                }
+                0
+            }
+            Err(e) => e.to_errno(),
+        }
     }
 }
 

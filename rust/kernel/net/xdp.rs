@@ -89,6 +89,71 @@ impl core::ops::BitOr for Features {
     }
 }
 
+crate::impl_flags!(
+    /// What an RSS hash covers (`enum xdp_rss_hash_type`), as the metadata kfunc
+    /// `bpf_xdp_metadata_rx_hash()` reports it: the IP version, whether its options or
+    /// extension headers were parsed, and, for a hash over the ports, the transport protocol.
+    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+    pub struct RssHashType(u32);
+
+    /// One part of an [`RssHashType`].
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub enum RssHashPart {
+        /// Over IPv4 addresses (`XDP_RSS_L3_IPV4`).
+        L3Ipv4 = bindings::xdp_rss_hash_type_XDP_RSS_L3_IPV4,
+        /// Over IPv6 addresses (`XDP_RSS_L3_IPV6`).
+        L3Ipv6 = bindings::xdp_rss_hash_type_XDP_RSS_L3_IPV6,
+        /// IPv4 options or IPv6 extension headers were parsed (`XDP_RSS_L3_DYNHDR`).
+        L3DynHdr = bindings::xdp_rss_hash_type_XDP_RSS_L3_DYNHDR,
+        /// Over the transport ports too (`XDP_RSS_L4`): always with the protocol's part.
+        L4 = bindings::xdp_rss_hash_type_XDP_RSS_L4,
+        /// Of a TCP segment (`XDP_RSS_L4_TCP`).
+        L4Tcp = bindings::xdp_rss_hash_type_XDP_RSS_L4_TCP,
+        /// Of a UDP datagram (`XDP_RSS_L4_UDP`).
+        L4Udp = bindings::xdp_rss_hash_type_XDP_RSS_L4_UDP,
+    }
+);
+
+/// What a driver keeps of a received frame for the XDP metadata kfuncs
+/// (`bpf_xdp_metadata_rx_hash()`, `bpf_xdp_metadata_rx_vlan_tag()`), in its own encoding:
+/// typically the words of the receive descriptor that carry the hash and the tag. It is given
+/// to [`RxQueue::run`] with the frame and decoded only when a program asks, by
+/// [`Operations::xdp_rx_hash`] and [`Operations::xdp_rx_vlan_tag`].
+///
+/// [`Operations::xdp_rx_hash`]: crate::net::netdev::Operations::xdp_rx_hash
+/// [`Operations::xdp_rx_vlan_tag`]: crate::net::netdev::Operations::xdp_rx_vlan_tag
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RxMeta(pub [u64; 2]);
+
+/// The buffer description an XDP program runs on: the core's `xdp_buff` first, so that the
+/// metadata kfuncs, which are given a pointer to it, find the frame's [`RxMeta`] behind it.
+///
+/// Every program the abstractions run, they run on one of these ([`RxQueue::run_frags_with`]).
+#[repr(C)]
+struct MetaBuff {
+    xdp: bindings::xdp_buff,
+    meta: RxMeta,
+}
+
+impl RxMeta {
+    /// The metadata of the frame an XDP program runs on, and the device that received it.
+    ///
+    /// # Safety
+    ///
+    /// `ctx` must be the context of a running XDP program that [`RxQueue::run_frags_with`]
+    /// runs; the results must not be used after the program returns.
+    #[inline]
+    pub(crate) unsafe fn from_ctx<'a>(
+        ctx: *const bindings::xdp_md,
+    ) -> (&'a Self, *mut bindings::net_device) {
+        let b = ctx.cast::<MetaBuff>();
+        // SAFETY: The context of a program `run_frags_with` runs is the `xdp` field, first in
+        // a live `MetaBuff` (safety requirement, `#[repr(C)]`), whose pointer was derived from
+        // the whole `MetaBuff`; its `rxq` is our registered `RxQueue`'s info, of a live device.
+        unsafe { (&(*b).meta, (*(*b).xdp.rxq).dev) }
+    }
+}
+
 /// An XDP program, with one reference owned (`struct bpf_prog`).
 ///
 /// Dropping it gives the reference up (`bpf_prog_put()`, valid in any context: the last put
@@ -813,7 +878,8 @@ impl RxQueue {
     /// Runs `prog` on the `len` bytes the device wrote into `page` at its pool's offset.
     ///
     /// The page is consumed: see [`Verdict`] for what comes back. `XDP_REDIRECT` is flushed
-    /// by the NAPI abstraction when the poll returns.
+    /// by the NAPI abstraction when the poll returns. `meta` is what the program's metadata
+    /// kfuncs decode (see [`RxMeta`]).
     #[inline]
     pub fn run<'p>(
         &self,
@@ -821,8 +887,16 @@ impl RxQueue {
         prog: ProgRef<'_>,
         page: page_pool::Page<'p>,
         len: u32,
+        meta: RxMeta,
     ) -> Verdict<'p> {
-        self.run_frags_with(rx, prog, page, len, core::iter::empty(), IntoVerdict)
+        self.run_frags_with(
+            rx,
+            prog,
+            (page, len),
+            core::iter::empty(),
+            meta,
+            IntoVerdict,
+        )
     }
 
     /// [`Self::run`], with the outcome handed to `on` instead of returned as a [`Verdict`].
@@ -833,13 +907,15 @@ impl RxQueue {
         prog: ProgRef<'_>,
         page: page_pool::Page<'p>,
         len: u32,
+        meta: RxMeta,
         on: H,
     ) -> H::Output {
-        self.run_frags_with(rx, prog, page, len, core::iter::empty(), on)
+        self.run_frags_with(rx, prog, (page, len), core::iter::empty(), meta, on)
     }
 
-    /// Runs `prog` on a frame of several buffers: the `len` bytes the device wrote into `head`
-    /// at its pool's offset, then each fragment's bytes, written the same way into its page.
+    /// Runs `prog` on a frame of several buffers: `head`, a page and the length the device
+    /// wrote into it at its pool's offset, then each fragment's bytes, written the same way
+    /// into its page.
     ///
     /// Every page is consumed. The fragments go wherever the frame goes: into the skb of
     /// [`Verdict::Pass`], the [`Frame`] of [`Verdict::Tx`] or the redirect; a dropped frame's
@@ -853,14 +929,14 @@ impl RxQueue {
         &self,
         rx: &RxContext<'_, '_>,
         prog: ProgRef<'_>,
-        page: page_pool::Page<'p>,
-        len: u32,
+        head: (page_pool::Page<'p>, u32),
         frags: I,
+        meta: RxMeta,
     ) -> Verdict<'p>
     where
         I: IntoIterator<Item = (page_pool::Page<'p>, u32)>,
     {
-        self.run_frags_with(rx, prog, page, len, frags, IntoVerdict)
+        self.run_frags_with(rx, prog, head, frags, meta, IntoVerdict)
     }
 
     /// [`Self::run_frags`], with the outcome handed to `on` instead of returned as a
@@ -870,15 +946,16 @@ impl RxQueue {
         &self,
         rx: &RxContext<'_, '_>,
         prog: ProgRef<'_>,
-        page: page_pool::Page<'p>,
-        len: u32,
+        head: (page_pool::Page<'p>, u32),
         frags: I,
+        meta: RxMeta,
         on: H,
     ) -> H::Output
     where
         I: IntoIterator<Item = (page_pool::Page<'p>, u32)>,
         H: OnVerdict<'p>,
     {
+        let (page, len) = head;
         let offset = page.pool_offset();
         if !page_pool::Page::fits(offset, len) {
             return on.dropped(page, len, DropReason::TooLong);
@@ -892,15 +969,16 @@ impl RxQueue {
         let hard_start = page.address();
         // SAFETY: All-zero is a valid `xdp_buff` (null pointers, zero sizes); it is fully set
         // up below before any use.
-        let mut xdp: bindings::xdp_buff = unsafe { core::mem::zeroed() };
+        let zeroed: bindings::xdp_buff = unsafe { core::mem::zeroed() };
+        let mut mb = MetaBuff { xdp: zeroed, meta };
         // SAFETY: `xdp` is a local buffer description; `self` is registered (type invariant)
         // and outlives its use, which ends with this call (a frame made from it carries the
         // memory type, not the info). The page is ours, in the linear map, `PAGE_SIZE` long,
-        // and `offset + len` plus the shared info fit in it (checked above). No metadata.
+        // and `offset + len` plus the shared info fit in it (checked above). No metadata area (`data_meta`).
         unsafe {
-            bindings::xdp_init_buff(&mut xdp, page_pool::PAGE_SIZE, self.raw());
+            bindings::xdp_init_buff(&mut mb.xdp, page_pool::PAGE_SIZE, self.raw());
             bindings::xdp_prepare_buff(
-                &mut xdp,
+                &mut mb.xdp,
                 hard_start.cast(),
                 offset as c_int,
                 len as c_int,
@@ -949,7 +1027,7 @@ impl RxQueue {
                 // empty, so none starts where the one before it ends in the same page.
                 unsafe {
                     bindings::xdp_buff_add_frag(
-                        &mut xdp,
+                        &mut mb.xdp,
                         bindings::page_to_netmem(frag.as_raw_page()),
                         foff,
                         flen,
@@ -959,7 +1037,7 @@ impl RxQueue {
             };
             if !added {
                 // This fragment and those not attached yet go back to the pool when dropped.
-                attached(&xdp, frag_bytes).recycle(rx);
+                attached(&mb.xdp, frag_bytes).recycle(rx);
                 return on.dropped(page, len, DropReason::TooLong);
             }
             let _ = frag.into_raw();
@@ -967,12 +1045,13 @@ impl RxQueue {
         }
         // SAFETY: `prog.0` is an XDP program alive for the poll (`ProgRef` invariant), and we
         // are in the poll's softirq with bottom halves disabled (`rx`), where XDP programs
-        // run; `xdp` describes memory we own. A program without fragment support never sees
-        // fragments (checked above).
-        let act = unsafe { bindings::bpf_prog_run_xdp(prog.0.as_ptr(), &mut xdp) };
+        // run; `mb.xdp` describes memory we own. A program without fragment support never sees
+        // fragments (checked above). The context is `mb.xdp` through a pointer to the whole
+        // `mb`, behind which the metadata kfuncs find `meta` (`RxMeta::from_ctx`).
+        let act = unsafe { bindings::bpf_prog_run_xdp(prog.0.as_ptr(), (&raw mut mb).cast()) };
         // The program's helpers keep the list and the flag true when they drop or pull
         // fragments.
-        let frags = attached(&xdp, frag_bytes);
+        let frags = attached(&mb.xdp, frag_bytes);
         // The program may have moved both ends, within the buffer (the BPF helpers check).
         let end_of =
             |x: &bindings::xdp_buff| (x.data_end as usize).wrapping_sub(hard_start as usize) as u32;
@@ -992,24 +1071,24 @@ impl RxQueue {
         // Tested first: a drop is the verdict whose per-frame cost matters most (filtering).
         if act == bindings::xdp_action_XDP_DROP {
             frags.recycle(rx);
-            return on.dropped(page, dirty(&xdp), DropReason::Drop);
+            return on.dropped(page, dirty(&mb.xdp), DropReason::Drop);
         }
         match act {
             bindings::xdp_action_XDP_PASS => {
-                let start = (xdp.data as usize).wrapping_sub(hard_start as usize) as u32;
-                let end = end_of(&xdp);
+                let start = (mb.xdp.data as usize).wrapping_sub(hard_start as usize) as u32;
+                let end = end_of(&mb.xdp);
                 if start <= end && end <= page_pool::PAGE_SIZE - page_pool::SKB_SHINFO_SIZE {
                     let moved =
                         start != offset || end - start != len || frags.bytes() != frag_bytes;
                     // SAFETY: Reads the flags of our local, initialised buffer description.
-                    let flags = unsafe { bindings::xdp_buff_get_skb_flags(&xdp) };
+                    let flags = unsafe { bindings::xdp_buff_get_skb_flags(&mb.xdp) };
                     // INVARIANT: `start <= end` and `end` leaves the shared info room
                     // (checked); the fragments are listed in the page's shared info.
                     return on.pass(Buff {
                         page,
                         start,
                         len: end - start,
-                        dirty: dirty(&xdp),
+                        dirty: dirty(&mb.xdp),
                         moved,
                         frags,
                         flags,
@@ -1020,7 +1099,7 @@ impl RxQueue {
                 // SAFETY: `xdp` describes our page (and fragments), registered with a
                 // page-pool memory model; the frame is written into the page's headroom and
                 // shares the page's shared info.
-                let frame = unsafe { bindings::xdp_convert_buff_to_frame(&mut xdp) };
+                let frame = unsafe { bindings::xdp_convert_buff_to_frame(&mut mb.xdp) };
                 if let Some(f) = NonNull::new(frame) {
                     // The frame owns the page and the fragments now.
                     let _ = page.into_raw();
@@ -1033,12 +1112,12 @@ impl RxQueue {
             bindings::xdp_action_XDP_REDIRECT => {
                 rx.napi().note_redirect();
                 // Taken before the redirect looks at the buffer.
-                let dirty_len = dirty(&xdp);
+                let dirty_len = dirty(&mb.xdp);
                 // SAFETY: `dev` is the receiving device; `xdp` describes our page and
                 // fragments and `prog` is live; softirq with bottom halves disabled, and the
                 // poll flushes (noted above) before it completes. On success the page and the
                 // fragments belong to the redirect.
-                if unsafe { bindings::xdp_do_redirect(dev(), &mut xdp, prog.0.as_ptr()) } == 0 {
+                if unsafe { bindings::xdp_do_redirect(dev(), &mut mb.xdp, prog.0.as_ptr()) } == 0 {
                     let _ = page.into_raw();
                     frags.handed_over();
                     return on.redirected();
@@ -1057,7 +1136,7 @@ impl RxQueue {
         // SAFETY: Tracing only reads the device and the program, both live.
         unsafe { bindings::trace_xdp_exception(dev(), prog.0.as_ptr(), act) };
         frags.recycle(rx);
-        on.dropped(page, dirty(&xdp), DropReason::Aborted)
+        on.dropped(page, dirty(&mb.xdp), DropReason::Aborted)
     }
 }
 

@@ -10,7 +10,7 @@ use kernel::{
         netdev::{self, Config, Device, IrqDevice, Operations, Rtnl, TxRequest, Xmit, XmitQueue},
         page_pool::{Page, PagePool, ParkedPage},
         skb::{MapSlot, SkBuff, TxBuf},
-        xdp::{Buff, DropReason, Frame, OnVerdict, ProgRef, ProgSlot, RxQueue, Verdict},
+        xdp::{Buff, DropReason, Frame, OnVerdict, ProgRef, ProgSlot, RxMeta, RxQueue, Verdict},
     },
     pci,
     prelude::*,
@@ -37,7 +37,7 @@ fn rx(ctx: &RxContext<'_, '_>, page: Page<'_>) {
 
 #[allow(dead_code)]
 fn xdp_rx(ctx: &RxContext<'_, '_>, rxq: &RxQueue, prog: ProgRef<'_>, page: Page<'_>) {
-    match rxq.run(ctx, prog, page, 64) {
+    match rxq.run(ctx, prog, page, 64, RxMeta::default()) {
         Verdict::Pass(buff) => match buff.build_skb(ctx) {
             Ok(skb) => ctx.gro_receive(skb),
             Err((page, dirty)) => page.recycle(ctx, dirty),
@@ -84,7 +84,7 @@ fn xdp_rx_with(ctx: &RxContext<'_, '_>, rxq: &RxQueue, prog: ProgRef<'_>, page: 
         ctx,
         dropped: &mut dropped,
     };
-    if let Some(buff) = rxq.run_with(ctx, prog, page, 64, on) {
+    if let Some(buff) = rxq.run_with(ctx, prog, page, 64, RxMeta::default(), on) {
         match buff.build_skb(ctx) {
             Ok(skb) => ctx.gro_receive(skb),
             Err((page, dirty)) => page.recycle(ctx, dirty),
@@ -101,7 +101,9 @@ fn xdp_rx_frags<'p>(
     head: Page<'p>,
     frag: Page<'p>,
 ) {
-    if let Verdict::Drop { page, dirty, .. } = rxq.run_frags(ctx, prog, head, 2048, [(frag, 64)]) {
+    if let Verdict::Drop { page, dirty, .. } =
+        rxq.run_frags(ctx, prog, (head, 2048), [(frag, 64)], RxMeta::default())
+    {
         page.recycle(ctx, dirty);
     }
 }

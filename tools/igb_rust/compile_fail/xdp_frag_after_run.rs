@@ -8,7 +8,7 @@ use kernel::{
     net::{
         napi::RxContext,
         page_pool::Page,
-        xdp::{ProgRef, RxQueue, Verdict},
+        xdp::{ProgRef, RxMeta, RxQueue, Verdict},
     },
     prelude::*,
 };
@@ -29,7 +29,9 @@ fn rx<'p>(
     head: Page<'p>,
     frag: Page<'p>,
 ) {
-    if let Verdict::Drop { page, dirty, .. } = rxq.run_frags(ctx, prog, head, 2048, [(frag, 64)]) {
+    if let Verdict::Drop { page, dirty, .. } =
+        rxq.run_frags(ctx, prog, (head, 2048), [(frag, 64)], RxMeta::default())
+    {
         page.recycle(ctx, dirty);
     }
     frag.recycle(ctx, 64);

@@ -7,7 +7,7 @@ use kernel::{
     net::{
         napi::RxContext,
         page_pool::{Page, PagePool},
-        xdp::{Buff, DropReason, Frame, OnVerdict, ProgRef, RxQueue},
+        xdp::{Buff, DropReason, Frame, OnVerdict, ProgRef, RxMeta, RxQueue},
     },
     prelude::*,
 };
@@ -49,7 +49,14 @@ fn stale(ctx: &RxContext<'_, '_>, rxq: &RxQueue, prog: ProgRef<'_>, pool: PagePo
         return 0;
     };
     let mut kept = None;
-    rxq.run_with(ctx, prog, page, 64, Keeper { kept: &mut kept });
+    rxq.run_with(
+        ctx,
+        prog,
+        page,
+        64,
+        RxMeta::default(),
+        Keeper { kept: &mut kept },
+    );
     drop(pool);
     kept.map_or(0, |p| p.dma_addr())
 }

@@ -8,7 +8,7 @@ use kernel::{
         napi::RxContext,
         page_pool::Page,
         skb::SkBuff,
-        xdp::{ProgRef, RxQueue, Verdict},
+        xdp::{ProgRef, RxMeta, RxQueue, Verdict},
     },
     prelude::*,
 };
@@ -29,7 +29,7 @@ fn rx(
     page: Page<'_>,
     skb: &mut SkBuff,
 ) -> Result {
-    if let Verdict::Tx(frame) = rxq.run(ctx, prog, page, 64) {
+    if let Verdict::Tx(frame) = rxq.run(ctx, prog, page, 64, RxMeta::default()) {
         drop(frame);
     }
     page.copy_to_skb(skb, 64)
