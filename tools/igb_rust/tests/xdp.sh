@@ -52,10 +52,13 @@ done
 
 # What the device says it does (netdev netlink dev-get), exactly.
 KSRC=$(readlink -f "$IGB_RUST_BUILD/source")
-xf=$(python3 "$KSRC/tools/net/ynl/pyynl/cli.py" --no-schema --output-json \
-	--spec "$KSRC/Documentation/netlink/specs/netdev.yaml" --do dev-get \
-	--json "{\"ifindex\": $(cat /sys/class/net/$DUT_IF/ifindex)}" 2>&1 |
-	grep -o '"xdp-features": \[[^]]*\]' | grep -o '"[a-z-]*"' | sed 1d | tr -d '"' | sort | xargs)
+dev_get() {	# dev_get KEY: the flags netdev netlink dev-get lists under KEY, sorted
+	python3 "$KSRC/tools/net/ynl/pyynl/cli.py" --no-schema --output-json \
+		--spec "$KSRC/Documentation/netlink/specs/netdev.yaml" --do dev-get \
+		--json "{\"ifindex\": $(cat /sys/class/net/$DUT_IF/ifindex)}" 2>&1 |
+		grep -o "\"$1\": \\[[^]]*\\]" | grep -o '"[a-z-]*"' | sed 1d | tr -d '"' | sort | xargs
+}
+xf=$(dev_get xdp-features)
 check "netdev netlink: xdp-features are basic, ndo-xmit, ndo-xmit-sg, redirect, rx-sg ($xf)" \
 	test "$xf" = "basic ndo-xmit ndo-xmit-sg redirect rx-sg"
 
@@ -278,6 +281,82 @@ check "TCP DUT -> peer across the swaps: every transfer intact ($(cat /run/igbt/
 	sh -c "[ $rtx = 0 ] && [ $(cat /run/igbt/xdp.tx) -ge 1 ]"
 check "no link change across the swaps" test "$(cat /sys/class/net/$DUT_IF/carrier_changes)" = "$carrier0"
 check "ping still works after the swaps, replies intact" pings 10
+
+# The metadata kfuncs (xdp_metadata_ops): a program bound to the device asks
+# for the RSS hash and the VLAN tag of UDP datagrams to port 4448, which the
+# peer sends over VLAN 5 with priority 3 (TCI 0x6005).
+xm=$(dev_get xdp-rx-metadata-features)
+check "netdev netlink: xdp-rx-metadata-features are hash, vlan-tag ($xm)" test "$xm" = "hash vlan-tag"
+if [ -e /sys/kernel/btf/vmlinux ]; then
+	META=/sys/fs/bpf/igb_meta
+	mountpoint -q /sys/fs/bpf || mount -t bpf bpf /sys/fs/bpf
+	rm -rf "$META"; mkdir -p "$META"
+	ip link add link "$DUT_IF" name "$DUT_IF.5" type vlan id 5
+	ip addr add 10.5.5.1/24 dev "$DUT_IF.5"; ip link set "$DUT_IF.5" up
+	ip -n $NS link add link "$PEER_IF" name pv5 type vlan id 5 egress-qos-map 0:3
+	ip -n $NS addr add 10.5.5.2/24 dev pv5; ip -n $NS link set pv5 up
+	meta() {	# meta KEY: what the program kept under KEY
+		bpftool -j map dump pinned "$META/maps/igb_meta" |
+			python3 -c 'import json, sys
+num = lambda v: v if isinstance(v, int) else int.from_bytes(bytes(int(b, 16) for b in v), "little", signed=True)
+m = {num(f["key"]): num(f["value"]) for f in (e.get("formatted", e) for e in json.load(sys.stdin))}
+print(m[int(sys.argv[1])])' "$1"
+	}
+	meta_send() {	# meta_send: 5 datagrams from the peer over VLAN 5; the program's answers, "key=value ..."
+		bpftool map update pinned "$META/maps/igb_meta" key 0 0 0 0 value 0 0 0 0 0 0 0 0
+		ip netns exec $NS python3 -c 'import socket, time
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.bind(("10.5.5.2", 4449))
+for _ in range(5):
+    s.sendto(b"metadata" * 8, ("10.5.5.1", 4448)); time.sleep(0.05)'
+		sleep 0.2
+		echo "seen=$(meta 0) hash_ret=$(meta 1) hash=$(meta 2) type=$(meta 3) vlan_ret=$(meta 4) proto=$(meta 5) tci=$(meta 6) tagged=$(meta 7)"
+	}
+	toeplitz() {	# toeplitz SRC DST [SPORT DPORT]: the RSS hash of those, with the DUT's key
+		ethtool -x "$DUT_IF" | sed -n '/RSS hash key/{n;p}' | python3 -c 'import socket, sys
+key = bytes(int(b, 16) for b in sys.stdin.read().strip().split(":"))
+a = sys.argv[1:]
+data = socket.inet_aton(a[0]) + socket.inet_aton(a[1]) + b"".join(int(p).to_bytes(2, "big") for p in a[2:])
+k, n, h = int.from_bytes(key, "big"), len(key) * 8, 0
+for i in range(len(data) * 8):
+    if data[i // 8] >> (7 - i % 8) & 1:
+        h ^= (k >> (n - 32 - i)) & 0xffffffff
+print(h)' "$@"
+	}
+	h_sd=$(toeplitz 10.5.5.2 10.5.5.1)
+	h_sdfn=$(toeplitz 10.5.5.2 10.5.5.1 4449 4448)
+	check "a program bound to the device loads and attaches" sh -c \
+		"bpftool prog load $(prog meta) $META/prog type xdp xdpmeta_dev $DUT_IF pinmaps $META/maps &&
+		 ip link set dev $DUT_IF xdpdrv pinned $META/prog"
+	r=$(meta_send)
+	note "metadata: $r"
+	check "rx_hash: the Toeplitz hash of the addresses ($h_sd), type L3_IPV4, for UDP hashed on them ($r)" \
+		sh -c "echo '$r' | grep -Eq 'seen=[1-5] hash_ret=0 hash=$h_sd type=1 '"
+	check "rx_vlan_tag: the stripped tag, 802.1Q, TCI 0x6005 ($r)" \
+		sh -c "echo '$r' | grep -q 'vlan_ret=0 proto=33024 tci=24581 tagged=0'"
+	ethtool -N "$DUT_IF" rx-flow-hash udp4 sdfn
+	r=$(meta_send)
+	ethtool -N "$DUT_IF" rx-flow-hash udp4 sd
+	check "rx_hash with UDP hashed on the ports too: the Toeplitz hash of addresses and ports ($h_sdfn), type L3_IPV4|L4|L4_UDP ($r)" \
+		sh -c "echo '$r' | grep -Eq 'seen=[1-5] hash_ret=0 hash=$h_sdfn type=41 '"
+	ethtool -K "$DUT_IF" rxvlan off
+	r=$(meta_send)
+	ethtool -K "$DUT_IF" rxvlan on
+	check "rx_vlan_tag with rxvlan off: ENODATA, the tag still in the frame ($r)" \
+		sh -c "echo '$r' | grep -Eq 'seen=[1-5] .*vlan_ret=-61 .*tagged=1'"
+	ethtool -K "$DUT_IF" rxhash off
+	r=$(meta_send)
+	ethtool -K "$DUT_IF" rxhash on
+	check "rx_hash with rxhash off: ENODATA ($r)" sh -c "echo '$r' | grep -Eq 'seen=[1-5] hash_ret=-61 '"
+	r=$(meta_send)
+	check "both back with the offloads on ($r)" \
+		sh -c "echo '$r' | grep -Eq 'seen=[1-5] hash_ret=0 hash=$h_sd type=1 vlan_ret=0 .*tci=24581 tagged=0'"
+	detach
+	rm -rf "$META"
+	ip link del "$DUT_IF.5"; ip -n $NS link del pv5
+else
+	note "XDP metadata kfuncs not tried: this kernel has no BTF (debug.config)"
+fi
 
 # Unloading the driver with a program attached.
 attach pass

@@ -16,7 +16,7 @@ use kernel::{
             self, IrqDevice, MacAddress, QueueStatsRx, QueueStatsTx, Rtnl, RxMode, Stats64,
             TxRequest, XmitQueue,
         },
-        skb::{SkBuff, TxChecksum},
+        skb::{SkBuff, TxChecksum, VlanTag},
         xdp,
     },
     new_mutex,
@@ -1197,6 +1197,14 @@ impl<'bound> netdev::Operations for IgbNet<'bound> {
         // buffers always leave XDP's headroom, and XDP_TX shares the queue's TX ring.
         drop(dev.data().xdp_prog.replace(prog, rtnl));
         Ok(())
+    }
+
+    fn xdp_rx_hash(meta: &xdp::RxMeta) -> Result<(u32, xdp::RssHashType)> {
+        queue::xdp_rx_hash(meta)
+    }
+
+    fn xdp_rx_vlan_tag(meta: &xdp::RxMeta) -> Result<VlanTag> {
+        queue::xdp_rx_vlan_tag(meta)
     }
 
     fn xdp_xmit(

@@ -39,6 +39,48 @@ use crate::{
     regs, IgbNet,
 };
 
+/// The RSS hash of a received frame for an XDP program (`bpf_xdp_metadata_rx_hash()`), from
+/// its descriptor's write-back words ([`rx_meta`]): the low word's type field says what the
+/// device hashed, its upper half is the hash.
+pub(crate) fn xdp_rx_hash(meta: &xdp::RxMeta) -> Result<(u32, xdp::RssHashType)> {
+    use xdp::RssHashPart::*;
+    let [lo, _] = meta.0;
+    let covers = match lo & 0xf {
+        1 => L3Ipv4 | L4 | L4Tcp,
+        2 => L3Ipv4.into(),
+        3 => L3Ipv6 | L4 | L4Tcp,
+        4 => L3Ipv6 | L3DynHdr,
+        5 => L3Ipv6.into(),
+        6 => L3Ipv6 | L3DynHdr | L4 | L4Tcp,
+        7 => L3Ipv4 | L4 | L4Udp,
+        8 => L3Ipv6 | L4 | L4Udp,
+        9 => L3Ipv6 | L3DynHdr | L4 | L4Udp,
+        // Not hashed (not IP, or a protocol MRQC leaves out), or a reserved type.
+        _ => return Err(ENODATA),
+    };
+    Ok(((lo >> 32) as u32, covers))
+}
+
+/// The 802.1Q tag the device took off a received frame for an XDP program
+/// (`bpf_xdp_metadata_rx_vlan_tag()`), as for [`xdp_rx_hash`].
+pub(crate) fn xdp_rx_vlan_tag(meta: &xdp::RxMeta) -> Result<VlanTag> {
+    let [_, hi] = meta.0;
+    if hi & RXD_STAT_VP == 0 {
+        return Err(ENODATA);
+    }
+    Ok(VlanTag {
+        proto: VlanProto::Ctag,
+        tci: (hi >> 48) as u16,
+    })
+}
+
+/// What an XDP program's metadata kfuncs decode of a frame: the write-back words of the
+/// descriptor that holds its status (its last).
+#[inline(always)]
+fn rx_meta(lo: u64, hi: u64) -> xdp::RxMeta {
+    xdp::RxMeta([lo, hi])
+}
+
 /// Descriptors per ring until `ethtool -G` changes it.
 pub(crate) const DEFAULT_RING_SIZE: u32 = 256;
 /// Smallest ring `ethtool -G` accepts: room for two of the largest TX frames and more than the
@@ -1361,6 +1403,7 @@ impl<'bound> VectorData<'bound> {
                         t.errors += 1;
                         continue;
                     }
+                    let meta = rx_meta(rx.desc.read(i, 0), hi);
                     let on = XdpOutcome {
                         vector: self,
                         rx: &mut *rx,
@@ -1374,7 +1417,7 @@ impl<'bound> VectorData<'bound> {
                         totals: &mut t,
                         counts: &mut xc,
                     };
-                    rxq.run_with(ctx, prog, page, len, on);
+                    rxq.run_with(ctx, prog, page, len, meta, on);
                     continue;
                 }
                 // The rest of the frame, all written (`frame_rest`).
@@ -1411,6 +1454,7 @@ impl<'bound> VectorData<'bound> {
                     continue;
                 }
                 let last = ring_prev(rx.next_to_clean, rx.size) as usize;
+                let meta = rx_meta(rx.desc.read(last, 0), hi);
                 let on = XdpOutcome {
                     vector: self,
                     rx: &mut *rx,
@@ -1424,7 +1468,8 @@ impl<'bound> VectorData<'bound> {
                     totals: &mut t,
                     counts: &mut xc,
                 };
-                rxq.run_frags_with(ctx, prog, page, len, frags.into_iter().flatten(), on);
+                let frags = frags.into_iter().flatten();
+                rxq.run_frags_with(ctx, prog, (page, len), frags, meta, on);
                 continue;
             }
             let skb = match rx.partial.take() {
