@@ -136,8 +136,9 @@ if [ "$KARCH" = x86 ]; then
 # and both kernels' builds may make them at once: each is written under a
 # name of its own and renamed into place.
 ST=$TREE/tools/testing/selftests
-# The XDP programs the kernel's driver selftests attach (ping.py, xdp.py).
-for x in xdp_dummy xdp_native; do
+# The XDP programs the kernel's driver selftests attach (ping.py, xdp.py,
+# hw/xdp_metadata.py).
+for x in xdp_dummy xdp_native xdp_metadata; do
 	XDP_OBJ=$ST/net/lib/$x.bpf.o
 	if [ ! -f "$XDP_OBJ" ]; then
 		clang$LLVM_SUFFIX -O2 -g -target bpf -I "$TREE/tools/include/uapi" \

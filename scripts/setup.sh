@@ -82,7 +82,7 @@ apt_f() {	# apt with the forky list only, for one download (ethtool), never inst
 HOST_PKGS="clang-22 lld-22 llvm-22 libclang-22-dev flex bison bc libelf-dev
 libssl-dev cpio kmod xz-utils zstd pahole rsync busybox-static udev ethtool
 iputils-ping sysstat socat netcat-openbsd iperf3 python3-venv python3-yaml python3-jsonschema
-patch libbpf-dev bpftool
+patch libbpf-dev bpftool/bookworm-backports
 gcc libc6-dev binutils python3-matplotlib"
 # The arm64 run (ARCH=arm64 in the environment) also needs qemu-system-aarch64.
 [ "${KARCH:-x86}" != arm64 ] || HOST_PKGS+=" qemu-system-arm/bookworm-backports"
@@ -96,6 +96,8 @@ need_install() {
 		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || return 0
 	done
 	qemu-system-x86_64 -device help 2>/dev/null | grep -q '"igb"' || return 0
+	# bookworm's bpftool (7.1) cannot load a program bound to a device (hw/xdp_metadata.py)
+	bpftool prog help 2>&1 | grep -q xdpmeta_dev || return 0
 	return 1
 }
 

@@ -5,7 +5,7 @@
 #   SELFTEST_SCRIPTS   which of them run (default: ping.py stats.py queues.py
 #                      napi_id.py ring_reconfig.py napi_threaded.py
 #                      hw/pp_alloc_fail.py hw/csum.py hw/tso.py hw/irq.py
-#                      hw/toeplitz.py hw/rss_drv.py xdp.py)
+#                      hw/toeplitz.py hw/rss_drv.py hw/xdp_metadata.py xdp.py)
 
 KSRC=$(readlink -f "$IGB_RUST_BUILD/source")
 SELFTESTS=$KSRC/tools/testing/selftests/drivers/net
@@ -62,20 +62,22 @@ run_selftest() {	# run_selftest SCRIPT [again]
 	fi
 }
 for t in ${SELFTEST_SCRIPTS:-ping.py stats.py queues.py napi_id.py ring_reconfig.py napi_threaded.py
-	hw/pp_alloc_fail.py hw/csum.py hw/tso.py hw/irq.py hw/toeplitz.py hw/rss_drv.py xdp.py}; do
-	# xdp.py's program calls a kfunc, which needs the kernel's BTF: the debug
-	# kernel (DEBUG_SUITE=full) has none.
-	if [ "$t" = xdp.py ] && [ ! -e /sys/kernel/btf/vmlinux ]; then
-		note "selftest xdp.py not run: this kernel has no BTF (debug.config)"
+	hw/pp_alloc_fail.py hw/csum.py hw/tso.py hw/irq.py hw/toeplitz.py hw/rss_drv.py
+	hw/xdp_metadata.py xdp.py}; do
+	# xdp.py's and hw/xdp_metadata.py's programs call kfuncs, which need the
+	# kernel's BTF: the debug kernel (DEBUG_SUITE=full) has none.
+	if [ "$t" = xdp.py ] || [ "$t" = hw/xdp_metadata.py ] && [ ! -e /sys/kernel/btf/vmlinux ]; then
+		note "selftest $t not run: this kernel has no BTF (debug.config)"
 		continue
 	fi
 	# hw/toeplitz.py checks every hash against one over addresses and ports,
-	# which for UDP the driver (like C igb) computes only when asked to.
-	if [ "$t" = hw/toeplitz.py ]; then
+	# and hw/xdp_metadata.py that a UDP hash covers the ports, which for UDP
+	# the driver (like C igb) computes only when asked to.
+	if [ "$t" = hw/toeplitz.py ] || [ "$t" = hw/xdp_metadata.py ]; then
 		ethtool -N "$DUT_IF" rx-flow-hash udp4 sdfn; ethtool -N "$DUT_IF" rx-flow-hash udp6 sdfn
 		run_selftest "$t"
 		ethtool -N "$DUT_IF" rx-flow-hash udp4 sd; ethtool -N "$DUT_IF" rx-flow-hash udp6 sd
-		check "UDP hashed on the addresses only again after hw/toeplitz.py" sh -c \
+		check "UDP hashed on the addresses only again after $t" sh -c \
 			"ethtool -n $DUT_IF rx-flow-hash udp4 | grep -q 'L4 bytes' ||
 			 ethtool -n $DUT_IF rx-flow-hash udp6 | grep -q 'L4 bytes' && exit 1; exit 0"
 		continue
