@@ -1319,6 +1319,8 @@ impl<T: Operations> Registration<T> {
             || xf.contains(xdp::Features::NDO_XMIT) && !T::HAS_XDP_XMIT
             || xf.contains(xdp::Features::NDO_XMIT_SG) && !xf.contains(xdp::Features::NDO_XMIT)
             || (T::HAS_XDP_SETUP && !xf.contains(xdp::Features::BASIC))
+            // Metadata for programs the device never runs.
+            || ((T::HAS_XDP_RX_HASH || T::HAS_XDP_RX_VLAN_TAG) && !T::HAS_XDP_SETUP)
         {
             return Err(fail(this, EINVAL));
         }
@@ -2155,7 +2157,7 @@ impl<T: Operations> XdpMetaOps<T> {
     unsafe fn meta<'a>(ctx: *const bindings::xdp_md, features: u64) -> Option<&'a xdp::RxMeta> {
         // SAFETY: The core resolves the metadata kfuncs of a program to the ops of the device
         // it is bound to (`bpf_dev_bound_resolve_kfunc()`), and runs such a program only as
-        // that device's program in driver mode: `dev_xdp_attach()` refuses it for another
+        // that device's program in driver mode: `dev_xdp_install()` refuses it for another
         // device and in generic mode, program maps and test runs refuse bound programs, and an
         // extension of one must be bound to the same device. These ops are set only on devices
         // registered by this abstraction for `T`, whose driver gets programs only through
@@ -2171,7 +2173,7 @@ impl<T: Operations> XdpMetaOps<T> {
     /// # Safety
     ///
     /// Called by the core only (`xmo_rx_hash`): `ctx` as for [`Self::meta`], `hash` and
-    /// `rss_type` valid for writes.
+    /// `rss_type` valid for writes (not necessarily aligned).
     unsafe extern "C" fn rx_hash(
         ctx: *const bindings::xdp_md,
         hash: *mut u32,
@@ -2183,10 +2185,11 @@ impl<T: Operations> XdpMetaOps<T> {
         };
         match T::xdp_rx_hash(meta) {
             Ok((h, t)) => {
-                // SAFETY: Both valid for writes (safety requirement).
+                // SAFETY: Both valid for writes (safety requirement). The verifier checks
+                // their size, not their alignment: a program may pass any byte address.
                 unsafe {
-                    hash.write(h);
-                    rss_type.write(t.into());
+                    hash.write_unaligned(h);
+                    rss_type.write_unaligned(t.into());
                 }
                 0
             }
@@ -2197,7 +2200,7 @@ impl<T: Operations> XdpMetaOps<T> {
     /// # Safety
     ///
     /// Called by the core only (`xmo_rx_vlan_tag`): `ctx` as for [`Self::meta`], `proto` and
-    /// `tci` valid for writes.
+    /// `tci` valid for writes (not necessarily aligned).
     unsafe extern "C" fn rx_vlan_tag(
         ctx: *const bindings::xdp_md,
         proto: *mut bindings::__be16,
@@ -2215,10 +2218,11 @@ impl<T: Operations> XdpMetaOps<T> {
                     VlanProto::Stag => bindings::ETH_P_8021AD as u16,
                     VlanProto::Other(p) => p,
                 };
-                // SAFETY: Both valid for writes (safety requirement).
+                // SAFETY: Both valid for writes (safety requirement), not necessarily aligned
+                // (as in `rx_hash`).
                 unsafe {
-                    proto.write(p.to_be());
-                    tci.write(tag.tci);
+                    proto.write_unaligned(p.to_be());
+                    tci.write_unaligned(tag.tci);
                 }
                 0
             }

@@ -76,6 +76,10 @@ for t in ${SELFTEST_SCRIPTS:-ping.py stats.py queues.py napi_id.py ring_reconfig
 	if [ "$t" = hw/toeplitz.py ] || [ "$t" = hw/xdp_metadata.py ]; then
 		ethtool -N "$DUT_IF" rx-flow-hash udp4 sdfn; ethtool -N "$DUT_IF" rx-flow-hash udp6 sdfn
 		run_selftest "$t"
+		# What hw/xdp_metadata.py leaves behind if the timeout killed it.
+		if [ "$t" = hw/xdp_metadata.py ]; then
+			ip link set dev "$DUT_IF" xdpdrv off; rm -rf /sys/fs/bpf/xdp_metadata_test
+		fi
 		ethtool -N "$DUT_IF" rx-flow-hash udp4 sd; ethtool -N "$DUT_IF" rx-flow-hash udp6 sd
 		check "UDP hashed on the addresses only again after $t" sh -c \
 			"ethtool -n $DUT_IF rx-flow-hash udp4 | grep -q 'L4 bytes' ||

@@ -302,13 +302,13 @@ num = lambda v: v if isinstance(v, int) else int.from_bytes(bytes(int(b, 16) for
 m = {num(f["key"]): num(f["value"]) for f in (e.get("formatted", e) for e in json.load(sys.stdin))}
 print(m[int(sys.argv[1])])' "$1"
 	}
-	meta_send() {	# meta_send: 5 datagrams from the peer over VLAN 5; the program's answers, "key=value ..."
+	meta_send() {	# meta_send [SRC DST]: 5 datagrams from the peer (default: over VLAN 5); the program's answers, "key=value ..."
 		bpftool map update pinned "$META/maps/igb_meta" key 0 0 0 0 value 0 0 0 0 0 0 0 0
-		ip netns exec $NS python3 -c 'import socket, time
+		ip netns exec $NS python3 -c 'import socket, sys, time
 s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-s.bind(("10.5.5.2", 4449))
+s.bind((sys.argv[1], 4449))
 for _ in range(5):
-    s.sendto(b"metadata" * 8, ("10.5.5.1", 4448)); time.sleep(0.05)'
+    s.sendto(b"metadata" * 8, (sys.argv[2], 4448)); time.sleep(0.05)' "${1:-10.5.5.2}" "${2:-10.5.5.1}"
 		sleep 0.2
 		echo "seen=$(meta 0) hash_ret=$(meta 1) hash=$(meta 2) type=$(meta 3) vlan_ret=$(meta 4) proto=$(meta 5) tci=$(meta 6) tagged=$(meta 7)"
 	}
@@ -325,6 +325,7 @@ print(h)' "$@"
 	}
 	h_sd=$(toeplitz 10.5.5.2 10.5.5.1)
 	h_sdfn=$(toeplitz 10.5.5.2 10.5.5.1 4449 4448)
+	detach
 	check "a program bound to the device loads and attaches" sh -c \
 		"bpftool prog load $(prog meta) $META/prog type xdp xdpmeta_dev $DUT_IF pinmaps $META/maps &&
 		 ip link set dev $DUT_IF xdpdrv pinned $META/prog"
@@ -339,6 +340,20 @@ print(h)' "$@"
 	ethtool -N "$DUT_IF" rx-flow-hash udp4 sd
 	check "rx_hash with UDP hashed on the ports too: the Toeplitz hash of addresses and ports ($h_sdfn), type L3_IPV4|L4|L4_UDP ($r)" \
 		sh -c "echo '$r' | grep -Eq 'seen=[1-5] hash_ret=0 hash=$h_sdfn type=41 '"
+	r=$(meta_send $PEER_IP $DUT_IP)
+	h_plain=$(toeplitz $PEER_IP $DUT_IP)
+	check "an untagged datagram: no tag (ENODATA), the hash of its addresses ($h_plain) ($r)" \
+		sh -c "echo '$r' | grep -Eq 'seen=[1-5] hash_ret=0 hash=$h_plain type=1 vlan_ret=-61 .*tagged=0'"
+	bpftool map update pinned "$META/maps/igb_meta" key 8 0 0 0 value 1 0 0 0 0 0 0 0
+	ip netns exec $NS python3 -c 'import socket, sys
+s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
+s.bind((sys.argv[1], 0))
+frame = bytes.fromhex(sys.argv[2].replace(":", "")) + bytes.fromhex(sys.argv[3].replace(":", "")) + b"\x88\xb5" + bytes(50)
+for _ in range(3):
+    s.send(frame)' "$PEER_IF" "$(cat /sys/class/net/$DUT_IF/address)" "$(ip netns exec $NS cat /sys/class/net/$PEER_IF/address)"
+	sleep 0.2
+	r=$(meta 8)
+	check "a frame that is not IP (EtherType 0x88b5): no hash, ENODATA ($r)" test "$r" = -61
 	ethtool -K "$DUT_IF" rxvlan off
 	r=$(meta_send)
 	ethtool -K "$DUT_IF" rxvlan on
