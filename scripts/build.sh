@@ -160,14 +160,17 @@ for m in pass drop tx redirect abort bench; do
 		mv -f "$obj.$$" "$obj"
 	fi
 done
-# The program that asks for the XDP metadata (tools/igb_rust/xdp/xdp_meta.bpf.c).
-src=$REPO/tools/igb_rust/xdp/xdp_meta.bpf.c obj=$BUILD/xdp/meta.o
-if [ ! -f "$obj" ] || [ "$src" -nt "$obj" ]; then
-	clang$LLVM_SUFFIX -O2 -g -target bpf \
-		-I "$TREE/tools/include/uapi" -I "/usr/include/$(gcc -dumpmachine)" \
-		-c "$src" -o "$obj.$$" || die "cannot build the XDP test program meta"
-	mv -f "$obj.$$" "$obj"
-fi
+# The programs that ask for the XDP metadata (xdp_meta.bpf.c) and that put
+# metadata in front of a frame for TC (xdp_datameta.bpf.c).
+for m in meta datameta; do
+	src=$REPO/tools/igb_rust/xdp/xdp_$m.bpf.c obj=$BUILD/xdp/$m.o
+	if [ ! -f "$obj" ] || [ "$src" -nt "$obj" ]; then
+		clang$LLVM_SUFFIX -O2 -g -target bpf \
+			-I "$TREE/tools/include/uapi" -I "/usr/include/$(gcc -dumpmachine)" \
+			-c "$src" -o "$obj.$$" || die "cannot build the XDP test program $m"
+		mv -f "$obj.$$" "$obj"
+	fi
+done
 # The AF_XDP socket helper (queues.py) and those of the other selftests
 # that run in make check.
 for h in net/lib/xdp_helper drivers/net/napi_id_helper net/lib/csum net/lib/gro; do

@@ -92,3 +92,8 @@ __rust_helper void rust_helper_trace_xdp_exception(const struct net_device *dev,
 {
 	trace_xdp_exception(dev, xdp, act);
 }
+
+__rust_helper void rust_helper_skb_metadata_set(struct sk_buff *skb, u8 meta_len)
+{
+	skb_metadata_set(skb, meta_len);
+}

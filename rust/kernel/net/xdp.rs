@@ -513,7 +513,8 @@ impl Drop for Frags<'_> {
 /// `start + len + SKB_SHINFO_SIZE <= PAGE_SIZE`, and `start >= 0` inside the page; `frags` are
 /// listed in the shared info at the end of `page` (and dropped before it); `flags` are the
 /// `xdp_buff` flags the program left, with `XDP_FLAGS_HAS_FRAGS` set if and only if
-/// `frags` has any.
+/// `frags` has any; `meta_len <= start`: the `meta_len` bytes before `start` are the metadata
+/// the program left in front of the frame (`bpf_xdp_adjust_meta()`).
 pub struct Buff<'p> {
     // Declared first: dropped before the page that lists the fragments.
     frags: Frags<'p>,
@@ -522,6 +523,7 @@ pub struct Buff<'p> {
     len: u32,
     dirty: u32,
     moved: bool,
+    meta_len: u8,
     flags: u32,
 }
 
@@ -547,7 +549,8 @@ impl<'p> Buff<'p> {
     }
 
     /// Builds an skb around the page holding the frame (`napi_build_skb()`), with the frame's
-    /// other buffers as its page fragments; on allocation failure the fragments go back to
+    /// other buffers as its page fragments and the metadata the program left in front of it
+    /// (`skb_metadata_set()`, for TC programs); on allocation failure the fragments go back to
     /// their pool and the first page comes back with the length to sync, for recycling.
     #[inline]
     pub fn build_skb(
@@ -560,14 +563,25 @@ impl<'p> Buff<'p> {
             len,
             dirty,
             frags,
+            meta_len,
             flags,
             ..
         } = self;
+        // The metadata, right in front of the data, which is where the MAC header starts.
+        let with_meta = |skb: SkBuff| {
+            if meta_len > 0 {
+                // SAFETY: `skb` is new and ours, built with `start` bytes of headroom of which
+                // the last `meta_len` are the program's metadata (type invariant).
+                unsafe { bindings::skb_metadata_set(skb.as_raw(), meta_len) };
+            }
+            skb
+        };
         // The range was synced for the CPU before the program ran, and the program's own
         // writes are the CPU's.
         if frags.nr == 0 {
             return page
                 .build_skb_at(rx, start, len)
+                .map(with_meta)
                 .map_err(|page| (page, dirty));
         }
         // The fragments' bytes (what `xdp_frags_size` counts, kept by the program's helpers
@@ -589,7 +603,7 @@ impl<'p> Buff<'p> {
                     )
                 };
                 frags.handed_over();
-                Ok(skb)
+                Ok(with_meta(skb))
             }
             Err(page) => {
                 frags.recycle(rx);
@@ -974,7 +988,9 @@ impl RxQueue {
         // SAFETY: `xdp` is a local buffer description; `self` is registered (type invariant)
         // and outlives its use, which ends with this call (a frame made from it carries the
         // memory type, not the info). The page is ours, in the linear map, `PAGE_SIZE` long,
-        // and `offset + len` plus the shared info fit in it (checked above). No metadata area (`data_meta`).
+        // and `offset + len` plus the shared info fit in it (checked above). The metadata area
+        // (`data_meta`) starts empty, right before the data; the program may grow it into the
+        // headroom (`bpf_xdp_adjust_meta()`).
         unsafe {
             bindings::xdp_init_buff(&mut mb.xdp, page_pool::PAGE_SIZE, self.raw());
             bindings::xdp_prepare_buff(
@@ -982,7 +998,7 @@ impl RxQueue {
                 hard_start.cast(),
                 offset as c_int,
                 len as c_int,
-                false,
+                true,
             );
         }
         // The shared info at the end of the first page (`xdp_get_shared_info_from_buff()`),
@@ -1077,19 +1093,27 @@ impl RxQueue {
             bindings::xdp_action_XDP_PASS => {
                 let start = (mb.xdp.data as usize).wrapping_sub(hard_start as usize) as u32;
                 let end = end_of(&mb.xdp);
-                if start <= end && end <= page_pool::PAGE_SIZE - page_pool::SKB_SHINFO_SIZE {
+                // What `bpf_xdp_adjust_meta()` put in front of the data: at most 32 bytes, in
+                // the headroom.
+                let meta_len = (mb.xdp.data as usize).wrapping_sub(mb.xdp.data_meta as usize);
+                if start <= end
+                    && end <= page_pool::PAGE_SIZE - page_pool::SKB_SHINFO_SIZE
+                    && meta_len <= start.min(u8::MAX.into()) as usize
+                {
                     let moved =
                         start != offset || end - start != len || frags.bytes() != frag_bytes;
                     // SAFETY: Reads the flags of our local, initialised buffer description.
                     let flags = unsafe { bindings::xdp_buff_get_skb_flags(&mb.xdp) };
-                    // INVARIANT: `start <= end` and `end` leaves the shared info room
-                    // (checked); the fragments are listed in the page's shared info.
+                    // INVARIANT: `start <= end` and `end` leaves the shared info room, the
+                    // metadata fits in front of `start` (checked); the fragments are listed in
+                    // the page's shared info.
                     return on.pass(Buff {
                         page,
                         start,
                         len: end - start,
                         dirty: dirty(&mb.xdp),
                         moved,
+                        meta_len: meta_len as u8,
                         frags,
                         flags,
                     });

@@ -373,6 +373,50 @@ else
 	note "XDP metadata kfuncs not tried: this kernel has no BTF (debug.config)"
 fi
 
+# Metadata in front of the frame (bpf_xdp_adjust_meta()): the XDP program puts
+# 8 bytes in front of datagrams to port 4450, not 4451; a TC ingress program
+# drops those to either port without them, so only 4450's reach the socket.
+udp_count() {	# udp_count: 20 datagrams from the peer to ports 4450 and 4451; "4450:N 4451:M" received
+	python3 -c 'import select, socket, sys, time
+socks = {}
+for p in (4450, 4451):
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    s.bind(("0.0.0.0", p))
+    socks[s] = p
+got = {4450: 0, 4451: 0}
+print("ready", flush=True)
+end = time.time() + 4
+while time.time() < end:
+    for s in select.select(list(socks), [], [], 0.2)[0]:
+        s.recv(2048)
+        got[socks[s]] += 1
+print("4450:%d 4451:%d" % (got[4450], got[4451]))' > /run/igbt/udpcount &
+	local pid=$! i
+	for i in $(seq 1 50); do grep -q ready /run/igbt/udpcount 2>/dev/null && break; sleep 0.1; done
+	ip netns exec $NS python3 -c 'import socket, time
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+for _ in range(20):
+    for p in (4450, 4451):
+        s.sendto(b"datameta" * 8, ("'$DUT_IP'", p))
+    time.sleep(0.02)'
+	wait $pid
+	tail -1 /run/igbt/udpcount
+}
+detach
+tc qdisc add dev "$DUT_IF" clsact
+check "a TC ingress program that drops datagrams to 4450/4451 without the metadata attaches" \
+	tc filter add dev "$DUT_IF" ingress bpf da obj "$(prog datameta)" sec tc
+r=$(udp_count)
+check "without an XDP program, TC drops every datagram to 4450 and 4451 ($r)" test "$r" = "4450:0 4451:0"
+check "attach the XDP program that puts metadata in front of datagrams to 4450" \
+	ip -force link set dev "$DUT_IF" xdpdrv obj "$(prog datameta)" sec xdp
+r=$(udp_count)
+check "XDP metadata reach TC (skb->data_meta): 20 datagrams to 4450 through, none to 4451 ($r)" \
+	test "$r" = "4450:20 4451:0"
+detach
+tc qdisc del dev "$DUT_IF" clsact
+check "ping after the metadata tests, replies intact" pings 10
+
 # Unloading the driver with a program attached.
 attach pass
 teardown_pair
