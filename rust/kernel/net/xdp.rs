@@ -1093,8 +1093,8 @@ impl RxQueue {
             bindings::xdp_action_XDP_PASS => {
                 let start = (mb.xdp.data as usize).wrapping_sub(hard_start as usize) as u32;
                 let end = end_of(&mb.xdp);
-                // What `bpf_xdp_adjust_meta()` put in front of the data: at most 32 bytes, in
-                // the headroom.
+                // What `bpf_xdp_adjust_meta()` put in front of the data: at most 252 bytes
+                // (`skb_shared_info.meta_len` is a `u8`), in the headroom.
                 let meta_len = (mb.xdp.data as usize).wrapping_sub(mb.xdp.data_meta as usize);
                 if start <= end
                     && end <= page_pool::PAGE_SIZE - page_pool::SKB_SHINFO_SIZE

@@ -1,8 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0
 # XDP in the driver (ndo_bpf, ndo_xdp_xmit): the verdicts PASS, DROP, TX,
 # REDIRECT and ABORTED with their counters, frames echoed back intact, the
-# MTU limit, and a program swapped under traffic without losing the link.
-# The programs are tools/igb_rust/xdp/xdp_test.bpf.c, one object per mode.
+# MTU limit, a program swapped under traffic without losing the link, and
+# the metadata: what a program bound to the device reads of the descriptor
+# (RSS hash, VLAN tag), and what a program puts in front of a frame for TC.
+# The programs are tools/igb_rust/xdp/xdp_test.bpf.c, one object per mode,
+# xdp_meta.bpf.c and xdp_datameta.bpf.c.
 
 setup_pair v4only
 mountpoint -q /run/igbt || { mkdir -p /run/igbt && mount -t tmpfs -o size=200m tmpfs /run/igbt; }
@@ -376,29 +379,36 @@ fi
 # Metadata in front of the frame (bpf_xdp_adjust_meta()): the XDP program puts
 # 8 bytes in front of datagrams to port 4450, not 4451; a TC ingress program
 # drops those to either port without them, so only 4450's reach the socket.
-udp_count() {	# udp_count: 20 datagrams from the peer to ports 4450 and 4451; "4450:N 4451:M" received
+# Port 4452, which TC lets through, shows the traffic flowed.
+udp_count() {	# udp_count SIZE: 20 datagrams of SIZE bytes from the peer to ports 4450-4452; "4450:N 4451:M 4452:K" received
+	rm -f /run/igbt/udpcount
 	python3 -c 'import select, socket, sys, time
 socks = {}
-for p in (4450, 4451):
+for p in (4450, 4451, 4452):
     s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     s.bind(("0.0.0.0", p))
     socks[s] = p
-got = {4450: 0, 4451: 0}
+got = dict.fromkeys(socks.values(), 0)
 print("ready", flush=True)
-end = time.time() + 4
+# Until a second after the sender said "end" (to 4452, behind its datagrams
+# on the same queue), at most 60 s: a debug kernel under TCG is slow.
+end = time.time() + 60
 while time.time() < end:
     for s in select.select(list(socks), [], [], 0.2)[0]:
-        s.recv(2048)
-        got[socks[s]] += 1
-print("4450:%d 4451:%d" % (got[4450], got[4451]))' > /run/igbt/udpcount &
+        if s.recv(65536) == b"end":
+            end = min(end, time.time() + 1)
+        else:
+            got[socks[s]] += 1
+print(" ".join("%d:%d" % (p, got[p]) for p in sorted(got)))' > /run/igbt/udpcount &
 	local pid=$! i
 	for i in $(seq 1 50); do grep -q ready /run/igbt/udpcount 2>/dev/null && break; sleep 0.1; done
-	ip netns exec $NS python3 -c 'import socket, time
+	ip netns exec $NS python3 -c 'import socket, sys, time
 s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
 for _ in range(20):
-    for p in (4450, 4451):
-        s.sendto(b"datameta" * 8, ("'$DUT_IP'", p))
-    time.sleep(0.02)'
+    for p in (4450, 4451, 4452):
+        s.sendto(b"d" * int(sys.argv[2]), (sys.argv[1], p))
+    time.sleep(0.02)
+s.sendto(b"end", (sys.argv[1], 4452))' "$DUT_IP" "$1"
 	wait $pid
 	tail -1 /run/igbt/udpcount
 }
@@ -406,14 +416,30 @@ detach
 tc qdisc add dev "$DUT_IF" clsact
 check "a TC ingress program that drops datagrams to 4450/4451 without the metadata attaches" \
 	tc filter add dev "$DUT_IF" ingress bpf da obj "$(prog datameta)" sec tc
-r=$(udp_count)
-check "without an XDP program, TC drops every datagram to 4450 and 4451 ($r)" test "$r" = "4450:0 4451:0"
+r=$(udp_count 64)
+check "without an XDP program, TC drops every datagram to 4450 and 4451, none to 4452 ($r)" \
+	test "$r" = "4450:0 4451:0 4452:20"
 check "attach the XDP program that puts metadata in front of datagrams to 4450" \
 	ip -force link set dev "$DUT_IF" xdpdrv obj "$(prog datameta)" sec xdp
-r=$(udp_count)
+r=$(udp_count 64)
 check "XDP metadata reach TC (skb->data_meta): 20 datagrams to 4450 through, none to 4451 ($r)" \
-	test "$r" = "4450:20 4451:0"
+	test "$r" = "4450:20 4451:0 4452:20"
+# The same for frames of several buffers, at MTU 9000.
 detach
+ip -n $NS link set dev "$PEER_IF" mtu 9000
+ip link set dev "$DUT_IF" mtu 9000
+wait_carrier "$PEER_IF" 1 $NS
+wait_carrier "$DUT_IF" 1
+check "MTU 9000: attach the fragment-aware program that puts metadata in front of datagrams to 4450" \
+	ip -force link set dev "$DUT_IF" xdpdrv obj "$(prog datameta)" sec xdp.frags
+r=$(udp_count 8000)
+check "multi-buffer: XDP metadata reach TC in front of datagrams of 8000 bytes ($r)" \
+	test "$r" = "4450:20 4451:0 4452:20"
+detach
+ip link set dev "$DUT_IF" mtu 1500
+ip -n $NS link set dev "$PEER_IF" mtu 1500
+wait_carrier "$PEER_IF" 1 $NS
+wait_carrier "$DUT_IF" 1
 tc qdisc del dev "$DUT_IF" clsact
 check "ping after the metadata tests, replies intact" pings 10
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Metadata in front of the frame (bpf_xdp_adjust_meta()), for the igb_rust
- * tests: the XDP program puts 8 bytes of metadata in front of every UDP/IPv4
+ * tests: the XDP program (twice: in "xdp", and in "xdp.frags" for frames of
+ * several buffers) puts 8 bytes of metadata in front of every UDP/IPv4
  * datagram to port 4450 and leaves those to 4451 alone; the TC ingress
  * program (clsact, direct action) lets a datagram to either port through
  * only if the metadata it finds in front of it (skb->data_meta) are those
@@ -30,8 +31,7 @@ static __always_inline __u16 udp_dport(void *data, void *end)
 	return __builtin_bswap16(udp->dest);
 }
 
-SEC("xdp")
-int xdp_put_meta(struct xdp_md *ctx)
+static __always_inline int put_meta(struct xdp_md *ctx)
 {
 	__u64 *meta;
 
@@ -44,6 +44,19 @@ int xdp_put_meta(struct xdp_md *ctx)
 		return XDP_PASS;
 	*meta = MAGIC;
 	return XDP_PASS;
+}
+
+SEC("xdp")
+int xdp_put_meta(struct xdp_md *ctx)
+{
+	return put_meta(ctx);
+}
+
+/* The same, for frames of several buffers (the headers are in the first). */
+SEC("xdp.frags")
+int xdp_put_meta_frags(struct xdp_md *ctx)
+{
+	return put_meta(ctx);
 }
 
 SEC("tc")
