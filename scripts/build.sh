@@ -136,40 +136,30 @@ if [ "$KARCH" = x86 ]; then
 # and both kernels' builds may make them at once: each is written under a
 # name of its own and renamed into place.
 ST=$TREE/tools/testing/selftests
+bpf_obj() {	# bpf_obj SRC OBJ [CLANG-ARGS...]: builds the BPF object OBJ from SRC unless it is newer
+	local src=$1 obj=$2
+	shift 2
+	[ -f "$obj" ] && [ ! "$src" -nt "$obj" ] && return 0
+	clang$LLVM_SUFFIX -O2 -g -target bpf "$@" -I "$TREE/tools/include/uapi" \
+		-I "/usr/include/$(gcc -dumpmachine)" -c "$src" -o "$obj.$$" ||
+		die "cannot build the BPF program $obj"
+	mv -f "$obj.$$" "$obj"
+}
 # The XDP programs the kernel's driver selftests attach (ping.py, xdp.py,
 # hw/xdp_metadata.py).
 for x in xdp_dummy xdp_native xdp_metadata; do
-	XDP_OBJ=$ST/net/lib/$x.bpf.o
-	if [ ! -f "$XDP_OBJ" ]; then
-		clang$LLVM_SUFFIX -O2 -g -target bpf -I "$TREE/tools/include/uapi" \
-			-I "/usr/include/$(gcc -dumpmachine)" \
-			-c "$ST/net/lib/$x.bpf.c" -o "$XDP_OBJ.$$" ||
-			die "cannot build the selftest program $x"
-		mv -f "$XDP_OBJ.$$" "$XDP_OBJ"
-	fi
+	bpf_obj "$ST/net/lib/$x.bpf.c" "$ST/net/lib/$x.bpf.o"
 done
-# The XDP programs of the igb_rust tests (tools/igb_rust/xdp): one object per
-# mode, in this build.
+# The XDP programs of the igb_rust tests (tools/igb_rust/xdp), in this build:
+# one object per mode of xdp_test.bpf.c, then the one that asks for the XDP
+# metadata (xdp_meta.bpf.c) and the one that puts metadata in front of a
+# frame for TC (xdp_datameta.bpf.c).
 mkdir -p "$BUILD/xdp"
 for m in pass drop tx redirect abort bench; do
-	src=$REPO/tools/igb_rust/xdp/xdp_test.bpf.c obj=$BUILD/xdp/$m.o
-	if [ ! -f "$obj" ] || [ "$src" -nt "$obj" ]; then
-		clang$LLVM_SUFFIX -O2 -g -target bpf -D "XDP_TEST_${m^^}" \
-			-I "$TREE/tools/include/uapi" -I "/usr/include/$(gcc -dumpmachine)" \
-			-c "$src" -o "$obj.$$" || die "cannot build the XDP test program $m"
-		mv -f "$obj.$$" "$obj"
-	fi
+	bpf_obj "$REPO/tools/igb_rust/xdp/xdp_test.bpf.c" "$BUILD/xdp/$m.o" -D "XDP_TEST_${m^^}"
 done
-# The programs that ask for the XDP metadata (xdp_meta.bpf.c) and that put
-# metadata in front of a frame for TC (xdp_datameta.bpf.c).
 for m in meta datameta; do
-	src=$REPO/tools/igb_rust/xdp/xdp_$m.bpf.c obj=$BUILD/xdp/$m.o
-	if [ ! -f "$obj" ] || [ "$src" -nt "$obj" ]; then
-		clang$LLVM_SUFFIX -O2 -g -target bpf \
-			-I "$TREE/tools/include/uapi" -I "/usr/include/$(gcc -dumpmachine)" \
-			-c "$src" -o "$obj.$$" || die "cannot build the XDP test program $m"
-		mv -f "$obj.$$" "$obj"
-	fi
+	bpf_obj "$REPO/tools/igb_rust/xdp/xdp_$m.bpf.c" "$BUILD/xdp/$m.o"
 done
 # The AF_XDP socket helper (queues.py) and those of the other selftests
 # that run in make check.
