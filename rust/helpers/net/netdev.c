@@ -181,3 +181,28 @@ __rust_helper bool rust_helper_netif_is_rxfh_configured(const struct net_device 
 {
 	return netif_is_rxfh_configured(dev);
 }
+
+__rust_helper void rust_helper___netif_tx_lock(struct netdev_queue *txq, int cpu)
+{
+	__netif_tx_lock(txq, cpu);
+}
+
+__rust_helper bool rust_helper___netif_tx_trylock(struct netdev_queue *txq)
+{
+	return __netif_tx_trylock(txq);
+}
+
+__rust_helper void rust_helper___netif_tx_lock_bh(struct netdev_queue *txq)
+{
+	__netif_tx_lock_bh(txq);
+}
+
+__rust_helper void rust_helper___netif_tx_unlock(struct netdev_queue *txq)
+{
+	__netif_tx_unlock(txq);
+}
+
+__rust_helper void rust_helper___netif_tx_unlock_bh(struct netdev_queue *txq)
+{
+	__netif_tx_unlock_bh(txq);
+}

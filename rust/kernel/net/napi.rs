@@ -10,8 +10,9 @@
 //! neither outlive its device nor be made by a driver on its own.
 //!
 //! The poll callback receives a [`NapiContext`], the token that functions only valid in NAPI
-//! context require, and, for a non-zero budget, an [`Rx`] with `&mut P::State` (NAPI never
-//! runs two polls of one instance at once), the receive context and the instance's pool.
+//! context require, `&mut P::TxState` (NAPI never runs two polls of one instance at once), and,
+//! for a non-zero budget, an [`Rx`] with `&mut P::State`, the receive context and the
+//! instance's pool.
 //! Process context code (open, stop, MTU changes) has no token, so it cannot call them.
 //!
 //! The abstraction keeps the NAPI protocol itself:
@@ -21,8 +22,8 @@
 //!   agrees, calls [`Poll::rearm`], which gets no poll state: nothing can touch the rings
 //!   after completion;
 //! - a netpoll poll (budget 0, possibly in hard interrupt context) gets a token that only
-//!   allows transmit completion: the receive state, the page pool and every receive call come
-//!   with [`Rx`], which exists only for a non-zero budget;
+//!   allows transmit completion, and the transmit state: the receive state, the page pool and
+//!   every receive call come with [`Rx`], which exists only for a non-zero budget;
 //! - tokens are branded with the poll they belong to (an invariant lifetime), so a value
 //!   branded by one poll cannot be used with the token of another.
 //!
@@ -34,6 +35,7 @@ use crate::{
     bindings, device,
     net::{netdev, skb::SkBuff, xdp},
     prelude::*,
+    sync::atomic::{Acquire, Atomic, Release},
     types::{NotThreadSafe, Opaque},
 };
 use core::{
@@ -47,14 +49,20 @@ use core::{
 pub trait Poll: Send + Sync + Sized {
     /// The driver data of the net_device the instance belongs to.
     type Owner: netdev::Operations<Poll = Self>;
-    /// State only the receive side of the poll touches (RX ring, buffers).
+    /// State only the receive side of the poll touches (RX ring, buffers); with the instance
+    /// disabled, also [`Napi::with_state`].
     type State: Send;
+    /// State of the poll's transmit completion (the cleaning half of a TX ring,
+    /// [`netdev::ring::Consumer`]): every poll gets it, a netpoll poll (budget 0) included;
+    /// with the instance disabled, also [`Napi::with_tx_state`]. It starts as `Default`.
+    type TxState: Default + Send;
 
     /// Does the instance's work and returns how many received frames it processed, at most
     /// `ctx.budget()` (more is clamped). Transmit completions do not count against the budget.
     ///
-    /// `rx` is `None` for a budget of 0 (netpoll, possibly in hard interrupt context): then
-    /// only transmit completion is possible, and the poll never completes.
+    /// `tx` is the instance's transmit state, whatever the budget. `rx` is `None` for a budget
+    /// of 0 (netpoll, possibly in hard interrupt context): then only transmit completion is
+    /// possible, and the poll never completes.
     ///
     /// Returning less than the budget ends the poll: the abstraction completes it
     /// (`napi_complete_done()`) and then calls [`Poll::rearm`].
@@ -62,6 +70,7 @@ pub trait Poll: Send + Sync + Sized {
         &self,
         dev: &netdev::Device<Self::Owner>,
         ctx: &NapiContext<'n>,
+        tx: &mut Self::TxState,
         rx: Option<Rx<'_, 'n, Self>>,
     ) -> u32;
 
@@ -81,11 +90,13 @@ pub struct NoPoll<T>(PhantomData<T>, core::convert::Infallible);
 impl<T: netdev::Operations<Poll = Self>> Poll for NoPoll<T> {
     type Owner = T;
     type State = ();
+    type TxState = ();
 
     fn poll<'n>(
         &self,
         _: &netdev::Device<T>,
         _: &NapiContext<'n>,
+        _tx: &mut (),
         _: Option<Rx<'_, 'n, Self>>,
     ) -> u32 {
         match self.1 {}
@@ -136,8 +147,8 @@ pub struct Instance<I, S> {
     pub irq: Option<u32>,
 }
 
-/// The receive half of a poll with a non-zero budget: the poll-owned state, the receive
-/// context and the instance's page pool.
+/// The receive half of a poll with a non-zero budget: the poll-owned receive state, the
+/// receive context and the instance's page pool.
 pub struct Rx<'a, 'n, P: Poll> {
     /// The state only the receive side touches.
     pub state: &'a mut P::State,
@@ -280,9 +291,10 @@ struct NapiCore {
 /// - Once initialised, `core.inner` is on the NAPI list of a net_device of `P::Owner` (added
 ///   with `netif_napi_add_config`, or `netif_napi_add_tx` without a queue, as the last step of
 ///   initialisation) until it is deleted on drop.
-/// - `state` and `pool` are only accessed by the poll callback with a non-zero budget, or by
-///   [`Napi::with_state`] while the instance is disabled and RTNL is held exclusively, or with
-///   exclusive access while the device is not registered.
+/// - `state` and `pool` are only accessed by the poll callback with a non-zero budget,
+///   `tx_state` by the poll callback with any budget; all three also by [`Napi::with_state`]
+///   or [`Napi::with_tx_state`] while the instance is disabled and RTNL is held exclusively,
+///   or with exclusive access while the device is not registered.
 /// - `pool`, once set, is bound to `core.inner` (`page_pool_params.napi`) and is destroyed
 ///   before the instance is deleted. `xdp` is set with it for an instance with a queue,
 ///   registered with it for that RX queue of the device, and dropped before it.
@@ -297,6 +309,10 @@ pub struct Napi<P: Poll> {
     #[pin]
     data: P,
     state: UnsafeCell<P::State>,
+    tx_state: UnsafeCell<P::TxState>,
+    /// 1 while a poll uses `tx_state`: the core's exclusion of polls has a window while
+    /// netpoll is being set up (see `poll_callback`).
+    tx_claimed: Atomic<u32>,
     /// Set once, before the device is registered; destroyed on drop before the instance is
     /// deleted, while it is disabled.
     pool: UnsafeCell<Option<RxPool<'static>>>,
@@ -310,10 +326,12 @@ pub struct Napi<P: Poll> {
     _pin: PhantomPinned,
 }
 
-// SAFETY: `data` is `Sync`; `state` is only touched by the single running poll or under
-// exclusive RTNL with polling disabled; `core.enabled` only under RTNL (`NapiCore` invariant).
+// SAFETY: `data` is `Sync`; `state` and `tx_state` are only touched by the single running poll
+// or under exclusive RTNL with polling disabled; `core.enabled` only under RTNL (`NapiCore`
+// invariant).
 unsafe impl<P: Poll> Sync for Napi<P> {}
-// SAFETY: `P: Send` and `P::State: Send`; the C part may be released from any thread.
+// SAFETY: `P: Send`, `P::State: Send` and `P::TxState: Send`; the C part may be released from
+// any thread.
 unsafe impl<P: Poll> Send for Napi<P> {}
 
 impl<P: Poll> Napi<P> {
@@ -345,6 +363,8 @@ impl<P: Poll> Napi<P> {
             },
             data <- data,
             state: UnsafeCell::new(state),
+            tx_state: UnsafeCell::new(Default::default()),
+            tx_claimed: Atomic::new(0),
             pool: UnsafeCell::new(None),
             xdp: UnsafeCell::new(None),
             queue,
@@ -597,13 +617,31 @@ impl<P: Poll> Napi<P> {
             return Err(EBUSY);
         }
         // SAFETY: The instance is disabled, so no poll runs (netpoll cannot claim a disabled
-        // instance either: its SCHED bit stays set). It cannot be enabled while `f` runs: that
-        // needs `&Rtnl`, and the only token in reach is borrowed mutably here. Other
-        // `with_state` callers need the same token. The reference does not escape `f`.
+        // instance either: `napi_disable()` set its `NPSVC` bit). It cannot be enabled while
+        // `f` runs: that needs `&Rtnl`, and the only token in reach is borrowed mutably here.
+        // Other `with_state` callers need the same token. The reference does not escape `f`.
         let state = unsafe { &mut *self.state.get() };
         // SAFETY: As for `state`: no poll runs; process context has the pool alone.
         let pool = unsafe { &*self.pool.get() };
         Ok(f(&self.data, state, pool.as_ref()))
+    }
+
+    /// Runs `f` on the poll's transmit state while polling is disabled (e.g. to install or
+    /// drain a TX ring from `open`/`stop`). Fails with `EBUSY` if the instance is enabled.
+    /// It borrows the RTNL token mutably, as [`Napi::with_state`] does.
+    #[inline]
+    pub fn with_tx_state<R>(
+        &self,
+        _rtnl: &mut netdev::Rtnl,
+        f: impl FnOnce(&mut P::TxState) -> R,
+    ) -> Result<R> {
+        // SAFETY: RTNL is held (`_rtnl`), which serialises every access to `enabled`.
+        if unsafe { *self.core.enabled.get() } {
+            return Err(EBUSY);
+        }
+        // SAFETY: As in `with_state`: no poll runs, netpoll's included (`NPSVC` is set), none
+        // can start while `f` runs, and the reference does not escape `f`.
+        Ok(f(unsafe { &mut *self.tx_state.get() }))
     }
 
     /// # Safety
@@ -627,11 +665,31 @@ impl<P: Poll> Napi<P> {
             _brand: PhantomData,
             _not_send: PhantomData,
         };
+        // The core runs one softirq or busy poll of an instance at a time (the SCHED bit), and
+        // netpoll (budget 0) claims `poll_owner` before it polls, which a softirq poll also
+        // holds, but only if netpoll was set up when it started: a poll that started before
+        // could overlap netpoll's. `tx_claimed` closes that window. Netpoll only tries it (it
+        // may have interrupted the holder on this CPU) and skips the poll if it is taken; any
+        // other poll waits for it, which only a netpoll poll on another CPU, with interrupts
+        // off, can hold, briefly.
+        if budget == 0 {
+            if this.tx_claimed.xchg(1, Acquire) != 0 {
+                return 0;
+            }
+        } else {
+            while this.tx_claimed.xchg(1, Acquire) != 0 {
+                crate::processor::cpu_relax();
+            }
+        }
+        // SAFETY: We claimed `tx_claimed`, which every poll claims before it touches
+        // `tx_state`; `with_tx_state` only runs while the instance is disabled (type
+        // invariant), when no poll runs (netpoll skips an instance being disabled: `NPSVC`).
+        // So this is the only reference to `tx_state`, until the release below.
+        let tx = unsafe { &mut *this.tx_state.get() };
         let rx = NonZeroU32::new(budget).map(|budget| {
-            // SAFETY: The core runs at most one poll of an instance at a time (it owns the
-            // SCHED bit while polling), and `with_state` only runs while the instance is
-            // disabled (type invariant), so these are the only references to `state` and
-            // `pool`. Netpoll (budget 0) never gets here.
+            // SAFETY: As for `tx_state`, and `with_state` only runs while the instance is
+            // disabled too, so these are the only references to `state` and `pool`. Netpoll
+            // (budget 0) never gets here.
             let (state, pool, rxq) =
                 unsafe { (&mut *this.state.get(), &*this.pool.get(), &*this.xdp.get()) };
             // INVARIANT: a non-zero budget, so the core polls from softirq.
@@ -642,7 +700,9 @@ impl<P: Poll> Napi<P> {
                 xdp: rxq.as_deref(),
             }
         });
-        let done = this.data.poll(dev, &ctx, rx).min(budget);
+        let done = this.data.poll(dev, &ctx, tx, rx).min(budget);
+        // The driver is done with `tx_state`.
+        this.tx_claimed.store(0, Release);
         if ctx.redirected.get() {
             // SAFETY: The poll that redirected runs on this CPU with bottom halves disabled,
             // which is where the per-CPU redirect queues are flushed; before completion.

@@ -26,6 +26,7 @@ use crate::{
     prelude::*,
     sync::{
         atomic::{Atomic, Relaxed},
+        barrier::{smp_mb, Full},
         static_lock_class,
     },
     time::{msecs_to_jiffies, Delta},
@@ -34,6 +35,7 @@ use crate::{
 use core::{cell::UnsafeCell, marker::PhantomData, ptr::NonNull};
 
 pub mod pci;
+pub mod ring;
 
 /// Length of an Ethernet (MAC) address.
 pub const ETH_ALEN: usize = bindings::ETH_ALEN as usize;
@@ -140,6 +142,11 @@ pub trait Operations: Sized + Send + Sync {
     /// The poll routine of the device's NAPI instances ([`napi::NoPoll`] for none).
     type Poll: napi::Poll<Owner = Self>;
 
+    /// The data of each transmit queue, protected by that queue's xmit lock: the sending half
+    /// of a driver's TX ring, typically ([`ring::Producer`]). It starts as `Default` and is
+    /// reached by [`Operations::start_xmit`] and through [`Device::lock_tx`].
+    type XmitData: Default + Send;
+
     /// Brings the interface up (`ndo_open`).
     fn open(dev: &Device<Self>, rtnl: &mut Rtnl) -> Result;
 
@@ -156,8 +163,13 @@ pub trait Operations: Sized + Send + Sync {
     /// enabled anywhere else.
     ///
     /// `txq` is the queue the stack chose and locked for this skb: the only one whose byte
-    /// queue limits this call may account.
-    fn start_xmit<'x>(dev: &Device<Self>, txq: &XmitQueue<'x>, skb: TxRequest<'x>) -> Xmit<'x>;
+    /// queue limits this call may account; `data` is that queue's.
+    fn start_xmit<'x>(
+        dev: &Device<Self>,
+        txq: &XmitQueue<'x>,
+        data: &mut Self::XmitData,
+        skb: TxRequest<'x>,
+    ) -> Xmit<'x>;
 
     /// Handles an interrupt on vector `vector` of the lines given to
     /// [`Registration::new_with_lt`]. Hard interrupt context; the lines are requested while
@@ -496,6 +508,10 @@ impl RxMode<'_> {
 /// - `netdev` is the net_device whose private area this is.
 /// - `service` is initialised, with [`service_callback::<T>`] as its function when `T` has
 ///   [`Operations::service`], and is disabled and drained before `data` is dropped.
+/// - `xmit` has one entry per TX queue the device was allocated with, never resized; entry
+///   `i` is only accessed by a holder of the xmit lock of TX queue `i`, or with exclusive
+///   access to the device while it is not registered. Its `data` is lent (`&mut`) only while
+///   its `busy` flag is set, by whoever set it.
 struct Priv<T: Operations> {
     /// The device, for the service work.
     netdev: *mut bindings::net_device,
@@ -513,6 +529,87 @@ struct Priv<T: Operations> {
     data: T,
     /// The NAPI instances, owned here so that none outlives the device.
     napis: KVec<Pin<KBox<Napi<T::Poll>>>>,
+    /// Each TX queue's [`Operations::XmitData`].
+    xmit: KVec<XmitCell<T::XmitData>>,
+}
+
+/// One TX queue's [`Operations::XmitData`]; see [`Priv`] for who may access it.
+///
+/// The xmit lock alone does not make a holder's access unique: the stack may call
+/// `start_xmit` for an skb whose queue mapping names another queue than the one it locked (a
+/// bulk dequeue from a single-queue qdisc, after a classifier's `skbedit queue_mapping`), and
+/// the holder of a queue's lock may, on the same CPU, end up in `start_xmit` again. So the
+/// data is only lent by whoever finds `busy` clear, having checked that its CPU holds the
+/// queue's lock, and `busy` stays set for as long as the loan.
+struct XmitCell<D> {
+    busy: UnsafeCell<bool>,
+    data: UnsafeCell<D>,
+}
+
+impl<D> XmitCell<D> {
+    /// Lends the data if it is not lent already: returns `None` if it is. Until
+    /// [`XmitCell::give_back`], the caller is the only one to access it.
+    ///
+    /// # Safety
+    ///
+    /// The caller must hold the xmit lock of the cell's queue, on this CPU, and call
+    /// [`XmitCell::give_back`] once it no longer uses the data, before it releases the lock.
+    #[inline(always)]
+    unsafe fn lend(&self) -> Option<*mut D> {
+        // SAFETY: Only holders of the queue's lock touch `busy` (`Priv` invariant), which is
+        // this CPU (safety requirement), one at a time: a holder interrupted on this CPU is
+        // only resumed after the nested one is done.
+        let busy = unsafe { &mut *self.busy.get() };
+        if *busy {
+            return None;
+        }
+        *busy = true;
+        // `busy` was clear, so no one holds a reference to `data` (`Priv` invariant), and
+        // until `give_back` clears it no one else will.
+        Some(self.data.get())
+    }
+
+    /// Ends the loan [`XmitCell::lend`] made.
+    ///
+    /// # Safety
+    ///
+    /// The caller must be the one `lend` lent the data to, still holding the lock, and no
+    /// longer use the reference.
+    #[inline(always)]
+    unsafe fn give_back(&self) {
+        // SAFETY: As in `lend`.
+        unsafe { *self.busy.get() = false };
+    }
+}
+
+/// Whether this CPU holds the xmit lock of `txq` (`netif_tx_owned()`).
+///
+/// # Safety
+///
+/// `txq` must be a valid queue.
+#[inline(always)]
+unsafe fn tx_owned(txq: *mut bindings::netdev_queue) -> bool {
+    // SAFETY: `txq` is valid. Lock holders write the owner with `WRITE_ONCE`; only this CPU
+    // writes its own number there, and clears it before it releases the lock, so the value
+    // read is this CPU's exactly while this CPU holds the lock.
+    let owner = unsafe { core::ptr::read_volatile(&raw const (*txq).xmit_lock_owner) };
+    owner == crate::cpu::CpuId::current().as_u32() as c_int
+}
+
+/// Releases the xmit lock of `txq`.
+///
+/// # Safety
+///
+/// This CPU must hold the lock, taken with `__netif_tx_lock_bh` exactly when `bh`.
+#[inline]
+unsafe fn tx_unlock(txq: &TxQueue, bh: bool) {
+    if bh {
+        // SAFETY: We hold the lock, taken with `__netif_tx_lock_bh` (safety requirement).
+        unsafe { bindings::__netif_tx_unlock_bh(txq.as_raw()) }
+    } else {
+        // SAFETY: We hold the lock, taken without touching bottom halves.
+        unsafe { bindings::__netif_tx_unlock(txq.as_raw()) }
+    }
 }
 
 /// A network device whose private area holds a `T`.
@@ -527,10 +624,11 @@ struct Priv<T: Operations> {
 #[repr(transparent)]
 pub struct Device<T: Operations>(Opaque<bindings::net_device>, PhantomData<T>);
 
-// SAFETY: `Device<T>` only hands out `&T`, and `T: Sync + Send`; the C side is thread-safe.
+// SAFETY: `Device<T>` hands out `&T`, with `T: Sync + Send`, and `&mut T::XmitData` of a queue
+// only to the holder of that queue's xmit lock (`Priv` invariant), which may be any CPU:
+// `T::XmitData: Send`. The C side is thread-safe.
 unsafe impl<T: Operations> Sync for Device<T> {}
-// SAFETY: `Device<T>` only hands out `&T` with `T: Send + Sync`; the C functions it calls may run
-// on any CPU.
+// SAFETY: As for `Sync`; the C functions it calls may run on any CPU.
 unsafe impl<T: Operations> Send for Device<T> {}
 
 impl<T: Operations> Device<T> {
@@ -747,6 +845,76 @@ impl<T: Operations> Device<T> {
         Some(unsafe { TxQueue::from_raw(bindings::netdev_get_tx_queue(self.as_raw(), index)) })
     }
 
+    /// Takes the xmit lock of TX queue `index`, for its [`Operations::XmitData`]: e.g. to queue
+    /// frames from `XDP_TX` or [`Operations::xdp_xmit`], or to install a new ring. `None` if
+    /// the device has no such queue, or, in a netpoll poll (budget 0), if the lock is taken:
+    /// netpoll may have interrupted its holder on this CPU.
+    ///
+    /// `ctx` tells the context, and so how to lock: bottom halves are disabled in a NAPI poll
+    /// and in `xdp_xmit`, and disabled by the lock under RTNL (process context). Taking the
+    /// lock of a queue while holding it deadlocks (a bug, not a memory-safety one);
+    /// [`Operations::start_xmit`] has no context to take any.
+    #[inline]
+    pub fn lock_tx<'a, C: TxLockContext>(
+        &'a self,
+        index: u32,
+        ctx: &C,
+    ) -> Option<XmitGuard<'a, T>> {
+        let cell = self.priv_ref().xmit.get(index as usize)?;
+        // One cell per queue the device was allocated with (`Priv` invariant): `index` is in
+        // range, so the queue lives as long as the device.
+        // SAFETY: `self` is a valid net_device (type invariant).
+        let txq = unsafe { TxQueue::from_raw(bindings::netdev_get_tx_queue(self.as_raw(), index)) };
+        let mode = ctx.tx_lock_mode();
+        // Enabling bottom halves again with interrupts off would turn interrupts on under the
+        // caller (e.g. inside an interrupt-disabling lock).
+        // SAFETY: Reads the CPU's interrupt flag.
+        if mode == TxLockMode::Bh && unsafe { bindings::irqs_disabled() } {
+            return None;
+        }
+        match mode {
+            // SAFETY: `txq` is valid; bottom halves are disabled (`TxLockContext`), and the CPU
+            // number is only recorded as the owner.
+            TxLockMode::Spin => unsafe {
+                bindings::__netif_tx_lock(
+                    txq.as_raw(),
+                    crate::cpu::CpuId::current().as_u32() as c_int,
+                )
+            },
+            TxLockMode::Try => {
+                // SAFETY: As above; a failed try leaves the lock alone.
+                if !unsafe { bindings::__netif_tx_trylock(txq.as_raw()) } {
+                    return None;
+                }
+            }
+            // SAFETY: `txq` is valid; process context, where disabling bottom halves is valid.
+            TxLockMode::Bh => unsafe { bindings::__netif_tx_lock_bh(txq.as_raw()) },
+        }
+        let bh = mode == TxLockMode::Bh;
+        // SAFETY: We hold the lock of the cell's queue on this CPU, and the guard gives the
+        // data back on drop, before it releases the lock. The guard is not `Send`, so it is
+        // dropped on this CPU.
+        let Some(data) = (unsafe { cell.lend() }) else {
+            // Lent already, which needs the lock: a guard was forgotten with the lock held, or
+            // a `start_xmit` on this CPU holds it. Give up the lock just taken.
+            // SAFETY: We took it above, as `bh` says.
+            unsafe { tx_unlock(txq, bh) };
+            return None;
+        };
+        // SAFETY: Lent to the guard alone until its drop gives it back; the reference lives
+        // in the guard and cannot outlive it.
+        let data = unsafe { &mut *data };
+        // INVARIANT: the lock of queue `index`, taken as `mode` says, and its cell's data,
+        // lent to the guard.
+        Some(XmitGuard {
+            txq,
+            cell,
+            data,
+            bh,
+            _not_send: PhantomData,
+        })
+    }
+
     /// Allows every TX queue to transmit (`netif_tx_start_all_queues()`).
     #[inline]
     pub fn tx_start_all_queues(&self) {
@@ -864,6 +1032,113 @@ impl<T: Operations> Device<T> {
     }
 }
 
+/// How [`Device::lock_tx`] takes a queue's xmit lock in a [`TxLockContext`].
+#[doc(hidden)]
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum TxLockMode {
+    /// Bottom halves are disabled: spin.
+    Spin,
+    /// Netpoll, which may have interrupted the holder on this CPU: only try.
+    Try,
+    /// Process context: disable bottom halves and spin.
+    Bh,
+}
+
+mod sealed {
+    pub trait Sealed {}
+}
+
+/// A context in which [`Device::lock_tx`] may take a transmit queue's xmit lock: a NAPI poll,
+/// [`Operations::xdp_xmit`] (both with bottom halves disabled) or a holder of RTNL (process
+/// context).
+pub trait TxLockContext: sealed::Sealed {
+    #[doc(hidden)]
+    fn tx_lock_mode(&self) -> TxLockMode;
+}
+
+impl sealed::Sealed for napi::NapiContext<'_> {}
+impl TxLockContext for napi::NapiContext<'_> {
+    #[inline]
+    fn tx_lock_mode(&self) -> TxLockMode {
+        // Netpoll polls with budget 0, possibly from an interrupt that arrived while this CPU
+        // held the lock; a softirq poll (any other budget) runs with bottom halves disabled.
+        if self.budget() == 0 {
+            TxLockMode::Try
+        } else {
+            TxLockMode::Spin
+        }
+    }
+}
+
+impl sealed::Sealed for xdp::XmitFrames<'_> {}
+impl TxLockContext for xdp::XmitFrames<'_> {
+    #[inline]
+    fn tx_lock_mode(&self) -> TxLockMode {
+        // The core calls `ndo_xdp_xmit` from XDP flushes and bulk queues, with bottom halves
+        // disabled.
+        TxLockMode::Spin
+    }
+}
+
+impl sealed::Sealed for Rtnl {}
+impl TxLockContext for Rtnl {
+    #[inline]
+    fn tx_lock_mode(&self) -> TxLockMode {
+        // RTNL is a mutex: process context.
+        TxLockMode::Bh
+    }
+}
+
+/// A transmit queue's xmit lock, held, and the queue's [`Operations::XmitData`], reached
+/// through `Deref`. Dropping it releases the lock.
+///
+/// # Invariants
+///
+/// This CPU holds the xmit lock of `txq`, taken with bottom halves disabled by the lock
+/// exactly when `bh`; `cell` is that queue's cell, and `data` its data, lent to the guard.
+pub struct XmitGuard<'a, T: Operations> {
+    txq: &'a TxQueue,
+    cell: &'a XmitCell<T::XmitData>,
+    data: &'a mut T::XmitData,
+    bh: bool,
+    _not_send: NotThreadSafe,
+}
+
+impl<T: Operations> XmitGuard<'_, T> {
+    /// The locked queue.
+    #[inline]
+    pub fn queue(&self) -> &TxQueue {
+        self.txq
+    }
+}
+
+impl<T: Operations> core::ops::Deref for XmitGuard<'_, T> {
+    type Target = T::XmitData;
+
+    #[inline]
+    fn deref(&self) -> &T::XmitData {
+        self.data
+    }
+}
+
+impl<T: Operations> core::ops::DerefMut for XmitGuard<'_, T> {
+    #[inline]
+    fn deref_mut(&mut self) -> &mut T::XmitData {
+        self.data
+    }
+}
+
+impl<T: Operations> Drop for XmitGuard<'_, T> {
+    #[inline]
+    fn drop(&mut self) {
+        // SAFETY: The data was lent to the guard, which still holds the lock; `data` is not
+        // used after this (type invariant).
+        unsafe { self.cell.give_back() };
+        // SAFETY: This CPU holds the lock, taken as `bh` says (type invariant).
+        unsafe { tx_unlock(self.txq, self.bh) };
+    }
+}
+
 /// A transmit queue (`struct netdev_queue`).
 ///
 /// # Invariants
@@ -900,6 +1175,35 @@ impl TxQueue {
         // SAFETY: `self` is a valid queue (type invariant); clearing the stop bit and scheduling
         // the qdisc may happen in any context.
         unsafe { bindings::netif_tx_wake_queue(self.as_raw()) }
+    }
+
+    /// Stops the queue because its ring is short of room, then asks `room` again: a TX clean
+    /// that made room between the caller's check and the stop may have seen the queue running
+    /// and left it so. If there is room now, the queue is started again. Returns whether it
+    /// stays stopped. Pairs with [`TxQueue::wake_if`] on the cleaning side.
+    #[inline]
+    pub fn stop_unless(&self, room: impl FnOnce() -> bool) -> bool {
+        self.stop();
+        // The stop bit is visible before the ring's indices are read again; pairs with the
+        // barrier in `wake_if`.
+        smp_mb(Full);
+        if room() {
+            // SAFETY: `self` is a valid queue (type invariant); clearing the stop bit is atomic.
+            unsafe { bindings::netif_tx_start_queue(self.as_raw()) };
+            return false;
+        }
+        true
+    }
+
+    /// Wakes the queue if it is stopped and `room()` holds, after a TX clean made room: the
+    /// counterpart of [`TxQueue::stop_unless`], with the barrier that orders the clean's
+    /// index update before the read of the stop bit.
+    #[inline]
+    pub fn wake_if(&self, room: impl FnOnce() -> bool) {
+        smp_mb(Full);
+        if self.is_stopped() && room() {
+            self.wake();
+        }
     }
 
     /// Whether the driver stopped the queue.
@@ -1183,6 +1487,16 @@ impl<T: Operations> Registration<T> {
         }
         let mut instances: KVec<Pin<KBox<Napi<T::Poll>>>> =
             KVec::with_capacity(napis as usize, GFP_KERNEL)?;
+        let mut xmit = KVec::with_capacity(txqs as usize, GFP_KERNEL)?;
+        for _ in 0..txqs {
+            xmit.push(
+                XmitCell {
+                    busy: UnsafeCell::new(false),
+                    data: UnsafeCell::new(T::XmitData::default()),
+                },
+                GFP_KERNEL,
+            )?;
+        }
         let size = core::mem::size_of::<Priv<T>>().try_into()?;
         // SAFETY: No preconditions: allocates a device with the given private size and queue
         // counts, or returns NULL.
@@ -1254,6 +1568,7 @@ impl<T: Operations> Registration<T> {
             });
             (&raw mut (*priv_ptr).reg_detached).write(UnsafeCell::new(false));
             (&raw mut (*priv_ptr).napis).write(instances);
+            (&raw mut (*priv_ptr).xmit).write(xmit);
             (&raw mut (*priv_ptr).netdev).write(raw);
             init_service::<T>((&raw mut (*priv_ptr).service).cast());
         }
@@ -1262,11 +1577,12 @@ impl<T: Operations> Registration<T> {
         // SAFETY: `data_ptr` is valid for writes and never moves: the private area lives as
         // long as the net_device. On error nothing was initialised.
         if let Err(e) = unsafe { init.__init(data_ptr) } {
-            // SAFETY: `raw` is unregistered and owned by us; `napis` and `irqs` were written
-            // above, no instance was enabled and no line requested (that needs a callback of
-            // the registered device).
+            // SAFETY: `raw` is unregistered and owned by us; `napis`, `xmit` and `irqs` were
+            // written above, no instance was enabled and no line requested (that needs a
+            // callback of the registered device).
             unsafe {
                 core::ptr::drop_in_place(&raw mut (*priv_ptr).napis);
+                core::ptr::drop_in_place(&raw mut (*priv_ptr).xmit);
                 core::ptr::drop_in_place(&raw mut (*priv_ptr).irqs);
                 bindings::free_netdev(raw);
             }
@@ -1879,17 +2195,36 @@ impl<T: Operations> OpsTable<T> {
             _brand: PhantomData,
         };
         let index = u32::from(req.skb.queue_mapping());
-        // SAFETY: `dev` is a valid net_device; `num_tx_queues` is fixed at allocation.
-        if index >= unsafe { (*dev.as_raw()).num_tx_queues } {
+        // One cell per queue the device was allocated with (`Priv` invariant).
+        let Some(cell) = dev.priv_ref().xmit.get(index as usize) else {
             // Not a queue of ours: drop the frame (`req` frees it).
             return bindings::netdev_tx_NETDEV_TX_OK;
+        };
+        // SAFETY: `dev` is valid and `index` below its queue count (one cell per queue).
+        let raw_txq = unsafe { bindings::netdev_get_tx_queue(dev.as_raw(), index) };
+        // The stack locks the queue of the skb's mapping (`HARD_TX_LOCK`, which locks: the
+        // device is not `lltx`, which nothing here sets), except that a bulk dequeue sends the
+        // skbs after the first under the first one's lock. An skb of a queue this CPU does not
+        // hold is dropped (`req` frees it).
+        // SAFETY: `raw_txq` is valid.
+        if !unsafe { tx_owned(raw_txq) } {
+            return bindings::netdev_tx_NETDEV_TX_OK;
         }
-        // SAFETY: `index` is a queue of `dev`, whose xmit lock the stack holds for this call
-        // (it picked the queue from the skb's queue mapping and took `HARD_TX_LOCK`);
-        // `XmitQueue` is a transparent wrapper of the queue.
-        let txq =
-            unsafe { &*bindings::netdev_get_tx_queue(dev.as_raw(), index).cast::<XmitQueue<'_>>() };
-        match T::start_xmit(dev, txq, req) {
+        // SAFETY: We hold the queue's lock on this CPU (checked above) and give the data back
+        // below, before the stack releases it.
+        let Some(data) = (unsafe { cell.lend() }) else {
+            // Lent already, to a caller this CPU interrupted or called us from: drop.
+            return bindings::netdev_tx_NETDEV_TX_OK;
+        };
+        // SAFETY: Lent to us alone until `give_back` below, after its last use.
+        let data = unsafe { &mut *data };
+        // SAFETY: This CPU holds the xmit lock of queue `index` of `dev` for the call, which is
+        // what `XmitQueue` needs; it is a transparent wrapper of the queue.
+        let txq = unsafe { &*raw_txq.cast::<XmitQueue<'_>>() };
+        let ret = T::start_xmit(dev, txq, data, req);
+        // SAFETY: We are the borrower, the lock is still held, and the call is over.
+        unsafe { cell.give_back() };
+        match ret {
             Xmit::Ok => bindings::netdev_tx_NETDEV_TX_OK,
             Xmit::Busy(req) => {
                 // The brand makes `req` the request of this call (`TxRequest` invariant).

@@ -28,6 +28,7 @@ struct Net<'a> {
 #[vtable]
 impl Operations for Net<'_> {
     type Poll = NoPoll<Self>;
+    type XmitData = ();
 
     fn open(_dev: &Device<Self>, _rtnl: &mut Rtnl) -> Result {
         Ok(())
@@ -37,7 +38,12 @@ impl Operations for Net<'_> {
         Ok(())
     }
 
-    fn start_xmit<'x>(_dev: &Device<Self>, _txq: &XmitQueue<'x>, _skb: TxRequest<'x>) -> Xmit<'x> {
+    fn start_xmit<'x>(
+        _dev: &Device<Self>,
+        _txq: &XmitQueue<'x>,
+        _data: &mut (),
+        _skb: TxRequest<'x>,
+    ) -> Xmit<'x> {
         Xmit::Ok
     }
 }

@@ -7,7 +7,9 @@ use kernel::{
     device::{self as kdevice, Bound, Core},
     net::{
         napi::{Instance, Napi, NapiContext, NoPoll, Poll, Rx, RxContext},
-        netdev::{self, Config, Device, IrqDevice, Operations, Rtnl, TxRequest, Xmit, XmitQueue},
+        netdev::{
+            self, ring, Config, Device, IrqDevice, Operations, Rtnl, TxRequest, Xmit, XmitQueue,
+        },
         page_pool::{Page, PagePool, ParkedPage},
         skb::{MapSlot, SkBuff, TxBuf},
         xdp::{Buff, DropReason, Frame, OnVerdict, ProgRef, ProgSlot, RxMeta, RxQueue, Verdict},
@@ -132,6 +134,21 @@ fn xmit<'x>(txq: &XmitQueue<'x>, req: TxRequest<'x>, room: bool) -> Xmit<'x> {
     Xmit::Ok
 }
 
+/// A slot is filled before it is published; the queue's data is used while its lock is held.
+#[allow(dead_code)]
+fn send<T: Operations<XmitData = Option<ring::Producer<u32, ()>>>>(
+    dev: &Device<T>,
+    ctx: &NapiContext<'_>,
+) -> Option<u32> {
+    let mut guard = dev.lock_tx(0, ctx)?;
+    let data = &mut *guard;
+    let producer = data.as_mut()?;
+    let (slot, _shared) = producer.slot_mut(0)?;
+    *slot = 7;
+    producer.publish(1);
+    Some(producer.free())
+}
+
 #[allow(dead_code)]
 fn shrink<T: Operations>(dev: &Device<T>, rtnl: &Rtnl) -> Result {
     dev.set_real_num_queues(1, 1, rtnl)
@@ -188,6 +205,7 @@ struct Net<'a> {
 #[vtable]
 impl Operations for Net<'_> {
     type Poll = NoPoll<Self>;
+    type XmitData = ();
 
     fn open(_dev: &Device<Self>, _rtnl: &mut Rtnl) -> Result {
         Ok(())
@@ -197,7 +215,12 @@ impl Operations for Net<'_> {
         Ok(())
     }
 
-    fn start_xmit<'x>(_dev: &Device<Self>, _txq: &XmitQueue<'x>, _skb: TxRequest<'x>) -> Xmit<'x> {
+    fn start_xmit<'x>(
+        _dev: &Device<Self>,
+        _txq: &XmitQueue<'x>,
+        _data: &mut (),
+        _skb: TxRequest<'x>,
+    ) -> Xmit<'x> {
         Xmit::Ok
     }
 }

@@ -32,7 +32,7 @@ use crate::{
     hw::{self, MacAddr},
     hwstats::HwStats,
     queue::{
-        self, Hw, IrqOp, Role, RxRing, TxRing, VectorData, DEFAULT_RING_SIZE, MAX_RING_SIZE,
+        self, Hw, IrqOp, Role, RxRing, TxQueueData, VectorData, DEFAULT_RING_SIZE, MAX_RING_SIZE,
         MIN_RING_SIZE, RING_ALIGN, RX_BUF_LEN,
     },
     regs,
@@ -679,7 +679,9 @@ impl<'bound> IgbNet<'bound> {
         Ok(())
     }
 
-    fn configure_tx_ring(&self, q: u16, base: u64, size: u32) -> Result {
+    /// Programs TX queue `q` with the ring at `base` of `size` descriptors, empty, the device
+    /// to start at descriptor `head`.
+    fn configure_tx_ring(&self, q: u16, base: u64, size: u32, head: u32) -> Result {
         let bar = &self.hw.bar;
         let q = usize::from(q);
         bar.try_write(
@@ -698,8 +700,15 @@ impl<'bound> IgbNet<'bound> {
             regs::TDLEN::try_at(q).ok_or(EINVAL)?,
             regs::TDLEN::zeroed().try_with_len(size * 16)?,
         )?;
-        bar.try_write(regs::TDH::try_at(q).ok_or(EINVAL)?, regs::TDH::zeroed())?;
-        bar.try_write(regs::TDT::try_at(q).ok_or(EINVAL)?, regs::TDT::zeroed())?;
+        let head = u16::try_from(head)?;
+        bar.try_write(
+            regs::TDH::try_at(q).ok_or(EINVAL)?,
+            regs::TDH::zeroed().with_head(head),
+        )?;
+        bar.try_write(
+            regs::TDT::try_at(q).ok_or(EINVAL)?,
+            regs::TDT::zeroed().with_tail(head),
+        )?;
         bar.try_write(
             regs::TXDCTL::try_at(q).ok_or(EINVAL)?,
             regs::TXDCTL::zeroed()
@@ -868,12 +877,21 @@ impl<'bound> IgbNet<'bound> {
         for v in vectors(dev) {
             let data = v.data();
             if let Role::Queue(q) = data.role {
-                let (tx_base, tx_size) = {
-                    let tx = data.tx.lock();
-                    (tx.dma_base(), tx.size())
-                };
-                self.configure_tx_ring(q, tx_base, tx_size)?;
-                data.set_tx_live(true);
+                self.make_tx_ring(dev, v, q, rtnl)?;
+                // The ring is empty (new, or drained by `tear_down`), both halves at its head:
+                // descriptor 0 unless the reset there failed.
+                let (tx_base, tx_size, tx_head) = dev
+                    .lock_tx(u32::from(q), &*rtnl)
+                    .and_then(|g| {
+                        g.ring
+                            .as_ref()
+                            .map(|r| (r.ring().shared().dma_base(), r.ring().size(), r.head()))
+                    })
+                    .ok_or(EINVAL)?;
+                self.configure_tx_ring(q, tx_base, tx_size, tx_head)?;
+                if let Some(mut g) = dev.lock_tx(u32::from(q), &*rtnl) {
+                    g.live = true;
+                }
                 let (base, size) = v
                     .with_state(rtnl, |_, st, _| {
                         st.as_mut().map(|rx| {
@@ -911,6 +929,29 @@ impl<'bound> IgbNet<'bound> {
         self.reset_requested.store(0, Relaxed);
         self.reset_failures.store(0, Relaxed);
         self.reset_not_before.store(0, Relaxed);
+        Ok(())
+    }
+
+    /// Gives TX queue `q` its ring, of the size `ethtool -G` set, unless it has one: the
+    /// first `open` makes them. The instance `v` of the queue must be disabled.
+    fn make_tx_ring(
+        &self,
+        dev: &netdev::Device<IgbNet<'bound>>,
+        v: &Napi<VectorData<'bound>>,
+        q: u16,
+        rtnl: &mut Rtnl,
+    ) -> Result {
+        let has = dev
+            .lock_tx(u32::from(q), &*rtnl)
+            .is_some_and(|g| g.ring.is_some());
+        if has {
+            return Ok(());
+        }
+        // Allocated without the xmit lock, which disables bottom halves.
+        let (send, clean) = queue::tx_ring(&self.hw, self.tx_ring_size.load(Relaxed))?;
+        v.with_tx_state(rtnl, |tx| *tx = Some(clean))?;
+        let mut g = dev.lock_tx(u32::from(q), &*rtnl).ok_or(EINVAL)?;
+        g.ring = Some(send);
         Ok(())
     }
 
@@ -976,7 +1017,7 @@ impl<'bound> IgbNet<'bound> {
         // apart; a run that came early must not judge TX progress.
         let periodic = !link_event && !reset;
         for (q, v) in queue_vectors(dev).filter(|_| periodic) {
-            if v.tx_hung() {
+            if v.tx_hung(dev, q, rtnl) {
                 self.tx_hangs.add(1, Relaxed);
                 dev_warn!(
                     self.hw.pdev,
@@ -1049,17 +1090,29 @@ impl<'bound> IgbNet<'bound> {
         // keeps `start_xmit` away from the rings until they are rebuilt.
         dev.tx_disable(rtnl);
         // Nor does `ndo_xdp_xmit` queue anything from here on.
-        for (_, v) in queue_vectors(dev) {
-            v.set_tx_live(false);
+        for (q, _) in queue_vectors(dev) {
+            if let Some(mut g) = dev.lock_tx(u32::from(q), &*rtnl) {
+                g.live = false;
+            }
         }
         let stopped = self.quiesce(mode);
-        for v in vectors(dev) {
+        for (q, v) in vectors(dev).skip(1).enumerate() {
             let _ = v.with_state(rtnl, |_, st, _| {
                 if let Some(rx) = st {
                     rx.clear();
                 }
             });
-            v.data().clear_tx();
+            // Every frame left on the TX ring is freed and both halves go back to descriptor
+            // 0 (`open` starts the device at the ring's head, wherever that is).
+            let mut g = dev.lock_tx(q as u32, &*rtnl);
+            let _ = v.with_tx_state(rtnl, |tx| {
+                if let Some(clean) = tx {
+                    queue::drain_tx(clean);
+                    if let Some(send) = g.as_mut().and_then(|g| g.ring.as_mut()) {
+                        let _ = send.reset(clean);
+                    }
+                }
+            });
         }
         // Every poll is disabled above, so this cannot fail.
         if let Err(e) = dev.reset_tx_queues(rtnl) {
@@ -1072,6 +1125,7 @@ impl<'bound> IgbNet<'bound> {
 #[vtable]
 impl<'bound> netdev::Operations for IgbNet<'bound> {
     type Poll = VectorData<'bound>;
+    type XmitData = TxQueueData<'bound>;
 
     fn open(dev: &netdev::Device<Self>, rtnl: &mut Rtnl) -> Result {
         let this = dev.data();
@@ -1105,11 +1159,12 @@ impl<'bound> netdev::Operations for IgbNet<'bound> {
     fn start_xmit<'x>(
         dev: &netdev::Device<Self>,
         txq: &XmitQueue<'x>,
+        data: &mut TxQueueData<'bound>,
         skb: TxRequest<'x>,
     ) -> netdev::Xmit<'x> {
         let q = skb.queue_mapping();
         match dev.napi(usize::from(q) + 1) {
-            Some(v) => v.data().xmit(txq, skb, q),
+            Some(v) => v.data().xmit(txq, data, skb, q),
             // Not reachable: every queue has its vector. Drop rather than panic.
             None => netdev::Xmit::Ok,
         }
@@ -1221,7 +1276,7 @@ impl<'bound> netdev::Operations for IgbNet<'bound> {
         let nq = u32::from(dev.data().nq).max(1);
         let q = kernel::cpu::CpuId::current().as_u32() % nq;
         let v = dev.napi(q as usize + 1).ok_or(ENXIO)?.data();
-        v.xdp_xmit(q as u16, frames, flush)
+        v.xdp_xmit(dev, q as u16, frames, flush)
     }
 
     fn set_features(dev: &netdev::Device<Self>, _rtnl: &mut Rtnl, features: u64) -> Result {
@@ -1480,7 +1535,7 @@ impl<'bound> ethtool::Operations for IgbNet<'bound> {
                 .then(|| RxRing::new(&this.hw, q, sizes.rx))
                 .transpose()?;
             let tx = tx_new
-                .then(|| TxRing::new(&this.hw, Role::Queue(q), sizes.tx))
+                .then(|| queue::tx_ring(&this.hw, sizes.tx))
                 .transpose()?;
             rings.push((rx, tx), GFP_KERNEL)?;
         }
@@ -1506,15 +1561,22 @@ impl<'bound> ethtool::Operations for IgbNet<'bound> {
             return Err(EBUSY);
         }
         let mut swapped = Ok(());
-        for (v, (rx, tx)) in vectors(dev).skip(1).zip(rings) {
+        for (q, (v, (rx, tx))) in vectors(dev).skip(1).zip(rings).enumerate() {
+            // The old rings are dropped here, in process context, after the device stopped
+            // (the old TX ring's sending half after the xmit lock is released).
             if let Some(rx) = rx {
-                // The old ring is dropped here, in process context, after the device stopped.
                 swapped = swapped.and(v.with_state(rtnl, |_, st, _| *st = Some(rx)));
             }
-            if let Some(tx) = tx {
-                // Freed once the lock (which keeps interrupts off) is released.
-                let old = core::mem::replace(&mut *v.data().tx.lock(), tx);
-                drop(old);
+            if let Some((send, clean)) = tx {
+                // The two halves of one ring, or neither.
+                let installed = v.with_tx_state(rtnl, |tx| *tx = Some(clean));
+                if installed.is_ok() {
+                    let old = dev
+                        .lock_tx(q as u32, &*rtnl)
+                        .and_then(|mut g| g.ring.replace(send));
+                    drop(old);
+                }
+                swapped = swapped.and(installed);
             }
         }
         if swapped.is_ok() {

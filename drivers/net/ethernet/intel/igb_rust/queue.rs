@@ -3,11 +3,12 @@
 //! Interrupt vectors, NAPI and the descriptor rings.
 //!
 //! Vector 0 handles "other" causes (link changes); vector `q + 1` serves RX queue `q` and TX
-//! queue `q`. Every vector is a NAPI instance of the device: the RX ring is its receive state,
-//! its page pool is bound to it, the TX ring is shared with `start_xmit` under a spinlock that
-//! keeps interrupts off: `start_xmit` also runs from netpoll, with interrupts disabled and possibly
-//! in hard interrupt context, so the lock must never be held with interrupts on. A netpoll
-//! poll (budget 0) only tries the lock: it may have interrupted its holder on this CPU.
+//! queue `q`. Every vector is a NAPI instance of the device: the RX ring is its poll's state,
+//! its page pool is bound to it. The TX ring has no lock of its own: its sending half belongs
+//! to the TX queue's xmit lock (`start_xmit` holds it; `XDP_TX`, `ndo_xdp_xmit` and process
+//! context take it), its cleaning half to the poll, and descriptors pass between the two
+//! through the ring's indices ([`ring`]). The cleaning half needs no lock, so a netpoll poll
+//! (budget 0), which may have interrupted a holder of the xmit lock on this CPU, cleans too.
 
 use kernel::{
     dma::Coherent,
@@ -16,7 +17,7 @@ use kernel::{
     net::{
         dim::{self, Dim},
         napi::{Instance, Napi, NapiContext, Poll, Rx, RxContext},
-        netdev::{self, Rtnl, TxRequest, XmitQueue},
+        netdev::{self, ring, Rtnl, TxRequest, XmitQueue},
         page_pool::{Page, PagePool, Params, ParkedPage},
         skb::{
             HashType, MapSlot, RxChecksum, SkBuff, Tso, TxBuf, TxChecksum, VlanProto, VlanTag, L4,
@@ -24,12 +25,11 @@ use kernel::{
         },
         xdp::{self, DropReason, Frame},
     },
-    new_spinlock_irq,
     prelude::*,
     sync::{
         atomic::{Acquire, Atomic, Relaxed},
         barrier::{dma_mb, Read, Write},
-        Arc, SpinLockIrq,
+        Arc,
     },
 };
 
@@ -368,10 +368,6 @@ pub(crate) enum Role {
 /// builds (`IGB_RUST_BENCH=y`) to measure the RX ceiling, never in the driver users load.
 const DROP_ALL: bool = cfg!(igb_rust_bench);
 
-/// Most completed frames freed per hold of the TX ring lock: they are freed after it is
-/// released (the lock keeps interrupts off; skb destructors must not run so).
-const TX_CLEAN_BATCH: usize = 32;
-
 /// The NAPI instance of vector `index`: its shared data, its RX ring and the parameters of
 /// its page pool.
 pub(crate) fn vector_instance<'b>(
@@ -451,7 +447,9 @@ pub(crate) fn handle_single_irq<'a, 'b: 'a>(
     ours
 }
 
-/// Data of a vector shared between its interrupt handler, its poll and `start_xmit`.
+/// Data of a vector shared between its interrupt handler, its poll and `start_xmit`. The
+/// vector's TX ring is not here: its sending half is its queue's
+/// [`XmitData`](netdev::Operations::XmitData), its cleaning half in the poll state.
 #[pin_data]
 pub(crate) struct VectorData<'bound> {
     pub(crate) hw: Arc<Hw<'bound>>,
@@ -462,41 +460,40 @@ pub(crate) struct VectorData<'bound> {
     /// What the watchdog saw last: the TX packets completed so far if frames were pending,
     /// `NOT_PENDING` if none were.
     tx_watch: Atomic<u64>,
-    #[pin]
-    pub(crate) tx: SpinLockIrq<TxRing<'bound>>,
 }
 
 /// [`VectorData::tx_watch`] when the ring was empty.
 const NOT_PENDING: u64 = u64::MAX;
 
-/// A TX descriptor ring.
+/// The sending half of a TX ring: descriptors from its head on are free for new frames.
+pub(crate) type TxSend<'bound> = ring::Producer<TxSlot<'bound>, DescRing>;
+/// The cleaning half of a TX ring: descriptors from its tail to the head are the device's
+/// until it reports them done.
+pub(crate) type TxClean<'bound> = ring::Consumer<TxSlot<'bound>, DescRing>;
+
+/// What the xmit lock of TX queue `q` protects: the sending half of the queue's ring, once
+/// the first `open` made one, and whether the device reads it.
 ///
-/// Invariants (kept by `xmit`, `clean_tx` and `clear`, which are all that change it):
-/// `next_to_clean` is the first descriptor of the oldest frame in flight, or `next_to_use` if
-/// none is; each frame in flight has its skb in the slot of its first descriptor, with `last`
-/// naming its last descriptor, inside the range in flight; every other slot is empty.
-pub(crate) struct TxRing<'bound> {
-    /// Per descriptor: buffer address, then command/length and status.
-    desc: Option<DescRing>,
-    slots: KVVec<TxSlot<'bound>>,
-    /// Descriptors in the ring.
-    size: u32,
-    next_to_use: u32,
-    next_to_clean: u32,
+/// Invariants of the ring (kept by `xmit`, `push_frame`, `clean_tx` and `drain_tx`, which are
+/// all that change it, and by `reset`, which only moves an empty ring's indices): each frame
+/// published to the cleaning half has its buffers mapped in the slot of its first descriptor,
+/// with `last` naming its last descriptor; every other slot is empty.
+#[derive(Default)]
+pub(crate) struct TxQueueData<'bound> {
+    pub(crate) ring: Option<TxSend<'bound>>,
     /// Whether the device reads the ring: set once it is programmed, cleared before it is
-    /// stopped. `ndo_xdp_xmit` queues frames only while it is set.
-    live: bool,
+    /// stopped. Nothing is queued while it is clear.
+    pub(crate) live: bool,
 }
 
 /// Why a ring refused an XDP frame.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum PushError {
+enum Refused {
     /// The device does not read the ring.
-    Down,
+    Down(Frame),
     /// No descriptor free, or the mapping failed: the frames after it fare no better.
-    Full,
-    /// Not a frame the device can send (too short or too long).
-    Bad,
+    Full(Frame),
+    /// Not a frame the device can send (too short or too long): dropped.
+    Dropped,
 }
 
 /// What a TX descriptor slot holds. A frame lives in the slot of its first descriptor
@@ -514,81 +511,45 @@ pub(crate) struct TxSlot<'bound> {
     bytes: u32,
 }
 
-impl<'bound> TxRing<'bound> {
-    /// A ring of `size` descriptors for a queue vector; none for the other vector.
-    pub(crate) fn new(hw: &Hw<'bound>, role: Role, size: u32) -> Result<Self> {
-        if role == Role::Other {
-            return Ok(Self {
-                desc: None,
-                slots: KVVec::new(),
-                size: 1,
-                next_to_use: 0,
-                next_to_clean: 0,
-                live: false,
-            });
-        }
-        let desc = DescRing::new(hw, size)?;
-        let mut slots = KVVec::with_capacity(size as usize, GFP_KERNEL | __GFP_NOWARN)?;
-        let pdev: &'bound kernel::device::Device<kernel::device::Bound> = hw.pdev.as_ref();
-        for _ in 0..size {
-            let slot = TxSlot {
-                frame: MapSlot::new(pdev),
-                last: 0,
-                pkts: 0,
-                bytes: 0,
-            };
-            slots.push(slot, GFP_KERNEL)?;
-        }
-        Ok(Self {
-            desc: Some(desc),
-            slots,
-            size,
-            next_to_use: 0,
-            next_to_clean: 0,
-            live: false,
-        })
-    }
+/// A TX ring of `size` descriptors, in its two halves.
+pub(crate) fn tx_ring<'bound>(
+    hw: &Hw<'bound>,
+    size: u32,
+) -> Result<(TxSend<'bound>, TxClean<'bound>)> {
+    let desc = DescRing::new(hw, size)?;
+    let pdev: &'bound kernel::device::Device<kernel::device::Bound> = hw.pdev.as_ref();
+    ring::pair(
+        size,
+        desc,
+        || TxSlot {
+            frame: MapSlot::new(pdev),
+            last: 0,
+            pkts: 0,
+            bytes: 0,
+        },
+        GFP_KERNEL | __GFP_NOWARN,
+    )
+}
 
-    #[inline(always)]
-    fn unused(&self) -> u32 {
-        ring_unused(self.next_to_clean, self.next_to_use, self.size)
+/// Empties a TX ring the device no longer reads: frees every frame queued on it and gives
+/// back every descriptor. Process context.
+pub(crate) fn drain_tx(tx: &mut TxClean<'_>) {
+    while let Some((slot, _)) = tx.slot_mut(0) {
+        drop(slot.frame.take());
+        tx.release(1);
     }
+}
 
-    pub(crate) fn size(&self) -> u32 {
-        self.size
-    }
-
-    pub(crate) fn dma_base(&self) -> u64 {
-        self.desc.as_ref().map_or(0, |d| d.dma_base())
-    }
-
-    /// Takes up to `out.len()` queued frames out of the ring, unmapped, for the caller to
-    /// free once the lock is released; once none is left, the ring is empty again. Returns
-    /// how many were taken.
-    fn drain(&mut self, out: &mut [Option<TxBuf>]) -> usize {
-        let mut n = 0;
-        for b in self.slots.iter_mut() {
-            let Some(o) = out.get_mut(n) else {
-                return n;
-            };
-            if let Some(buf) = b.frame.take() {
-                *o = Some(buf);
-                n += 1;
-            }
-        }
-        self.next_to_use = 0;
-        self.next_to_clean = 0;
-        n
-    }
-
+impl<'bound> TxQueueData<'bound> {
     /// Queues an XDP frame, one data descriptor per buffer; the caller rings the doorbell.
-    /// The frame comes back with the reason if the device does not read the ring, the ring
-    /// lacks the descriptors, the mapping fails or the frame is too short or too long.
-    fn push_frame(&mut self, frame: Frame) -> core::result::Result<(), (Frame, PushError)> {
+    /// The frame comes back if the device does not read the ring, the ring lacks the
+    /// descriptors or the mapping fails; it is dropped if it is too short or too long.
+    fn push_frame(&mut self, frame: Frame) -> core::result::Result<(), Refused> {
         let len = frame.len();
-        if !self.live {
-            return Err((frame, PushError::Down));
-        }
+        let ring = match self.ring.as_mut() {
+            Some(r) if self.live => r,
+            _ => return Err(Refused::Down(frame)),
+        };
         // Each piece must fit one data descriptor, and the whole frame the ring's free ones.
         let (mut pieces, mut fits) = (0u32, true);
         for l in frame.piece_lens() {
@@ -596,22 +557,21 @@ impl<'bound> TxRing<'bound> {
             pieces += 1;
         }
         if !fits || !(TX_MIN_LEN..=TXD_MAX_DATA).contains(&len) {
-            return Err((frame, PushError::Bad));
+            return Err(Refused::Dropped);
         }
-        if pieces > self.unused() {
-            return Err((frame, PushError::Full));
+        if pieces > ring.free() {
+            return Err(Refused::Full(frame));
         }
-        let size = self.size;
-        let first = self.next_to_use;
-        let (Some(desc), Some(slot)) = (self.desc.as_ref(), self.slots.get_mut(first as usize))
-        else {
-            return Err((frame, PushError::Down));
+        let size = ring.ring().size();
+        let first = ring.head();
+        let Some((slot, desc)) = ring.slot_mut(0) else {
+            return Err(Refused::Full(frame));
         };
         // The pieces checked above, in the same order.
         let segs = match slot.frame.map_frame(frame) {
             Ok(segs) => segs,
-            Err((f, e)) if e == EMSGSIZE => return Err((f, PushError::Bad)),
-            Err((f, _)) => return Err((f, PushError::Full)),
+            Err((_, e)) if e == EMSGSIZE => return Err(Refused::Dropped),
+            Err((f, _)) => return Err(Refused::Full(f)),
         };
         let olinfo = u64::from(len) << TXD_PAYLEN_SHIFT;
         let mut i = first;
@@ -626,7 +586,14 @@ impl<'bound> TxRing<'bound> {
         }
         slot.pkts = 1;
         slot.bytes = len;
-        self.next_to_use = i;
+        let n = segs.len() as u32;
+        // At most `pieces`, which were free and still are (only this side takes free ones).
+        if !ring.publish(n) {
+            if let Some((slot, _)) = ring.slot_mut(0) {
+                drop(slot.frame.take());
+            }
+            return Err(Refused::Dropped);
+        }
         Ok(())
     }
 }
@@ -651,10 +618,6 @@ pub(crate) struct RxRing {
     tail: u32,
     /// Drop descriptors up to the next end of frame.
     discard: bool,
-    /// Where the poll's TX clean puts completed buffers until it has released the TX ring's
-    /// lock; always empty between polls. Kept here so that a poll neither sets up nor drops
-    /// a batch it mostly does not fill.
-    tx_freed: [Option<TxBuf>; TX_CLEAN_BATCH],
     /// Adaptive interrupt moderation of the vector, fed at the end of each completed poll
     /// while `adaptive-rx` is on.
     dim: Pin<KBox<Dim>>,
@@ -701,7 +664,6 @@ impl RxRing {
             partial: None,
             tail: 0,
             discard: false,
-            tx_freed: core::array::from_fn(|_| None),
             dim: Dim::new(dim::Table::Rx, dim::Mode::FromEvent)?,
             dim_gen: None,
         })
@@ -894,7 +856,8 @@ impl<'p> xdp::OnVerdict<'p> for XdpOutcome<'_, '_, '_, '_, '_> {
     #[inline(always)]
     fn tx(mut self, frame: Frame) {
         self.received();
-        self.vector.xdp_tx(frame);
+        self.vector
+            .xdp_tx(self.dev, self.rx.queue, frame, self.ctx.napi());
         self.counts.tx = true;
     }
 
@@ -919,11 +882,14 @@ impl<'p> xdp::OnVerdict<'p> for XdpOutcome<'_, '_, '_, '_, '_> {
 impl<'bound> Poll for VectorData<'bound> {
     type Owner = IgbNet<'bound>;
     type State = Option<RxRing>;
+    /// The cleaning half of the queue's TX ring, made by the first `open`.
+    type TxState = Option<TxClean<'bound>>;
 
     fn poll<'n>(
         &self,
         dev: &netdev::Device<IgbNet<'bound>>,
         ctx: &NapiContext<'n>,
+        tx: &mut Self::TxState,
         rx: Option<Rx<'_, 'n, Self>>,
     ) -> u32 {
         match self.role {
@@ -938,28 +904,28 @@ impl<'bound> Poll for VectorData<'bound> {
                 dev.kick_service();
                 0
             }
-            Role::Queue(q) => match rx {
-                Some(Rx {
-                    state: Some(ring),
-                    ctx: rx_ctx,
-                    pool: Some(pool),
-                    xdp,
-                }) => {
-                    self.clean_tx(dev, ctx, q, &mut ring.tx_freed);
-                    let done = self.clean_rx(ring, pool, xdp, dev, &rx_ctx);
-                    if done < rx_ctx.budget() {
-                        self.moderate(ring, dev, q);
+            Role::Queue(q) => {
+                if let Some(tx) = tx {
+                    self.clean_tx(dev, ctx, q, tx);
+                }
+                match rx {
+                    Some(Rx {
+                        state: Some(ring),
+                        ctx: rx_ctx,
+                        pool: Some(pool),
+                        xdp,
+                    }) => {
+                        let done = self.clean_rx(ring, pool, xdp, dev, &rx_ctx);
+                        if done < rx_ctx.budget() {
+                            self.moderate(ring, dev, q);
+                        }
+                        done
                     }
-                    done
+                    // Netpoll (budget 0) gets no RX half, nor does a vector without a ring or
+                    // a pool.
+                    _ => 0,
                 }
-                // Netpoll (budget 0) gets no RX state, nor does a vector without a ring or a
-                // pool.
-                _ => {
-                    let mut freed = core::array::from_fn(|_| None);
-                    self.clean_tx(dev, ctx, q, &mut freed);
-                    0
-                }
-            },
+            }
         }
     }
 
@@ -1015,93 +981,89 @@ impl<'bound> VectorData<'bound> {
         role: Role,
         eims: u32,
     ) -> Result<impl PinInit<VectorData<'b>, Error> + 'b> {
-        let tx = TxRing::new(&hw, role, DEFAULT_RING_SIZE)?;
         Ok(try_pin_init!(VectorData {
             hw,
             role,
             eims,
             stats: QueueStats::new(),
             tx_watch: Atomic::new(NOT_PENDING),
-            tx <- new_spinlock_irq!(tx, "igb_rust_tx"),
         }? Error))
     }
 
-    /// Empties the TX ring, freeing what it held once the lock is released (an XDP frame
-    /// cannot be freed with interrupts off). Process context, the vector's poll disabled.
-    pub(crate) fn clear_tx(&self) {
-        loop {
-            let mut batch: [Option<TxBuf>; TX_CLEAN_BATCH] = core::array::from_fn(|_| None);
-            let n = self.tx.lock().drain(&mut batch);
-            drop(batch);
-            if n < TX_CLEAN_BATCH {
-                break;
-            }
-        }
-    }
-
-    /// Queues a frame XDP sent back out (`XDP_TX`) on this vector's TX ring; the doorbell is
-    /// rung by [`VectorData::kick_tx`] at the end of the poll.
-    fn xdp_tx(&self, frame: Frame) {
-        // A frame the ring refused is freed after the lock is released.
-        let refused = self.tx.lock().push_frame(frame).err();
-        if let Some((f, _)) = refused {
-            drop(f);
-            self.stats.xdp_tx_errors.add(1, Relaxed);
-        } else {
+    /// Queues a frame XDP sent back out (`XDP_TX`) on TX queue `q`, this vector's; the doorbell
+    /// is rung by [`VectorData::kick_tx`] at the end of the poll.
+    fn xdp_tx(
+        &self,
+        dev: &netdev::Device<IgbNet<'_>>,
+        q: u16,
+        frame: Frame,
+        ctx: &NapiContext<'_>,
+    ) {
+        let queued = match dev.lock_tx(u32::from(q), ctx) {
+            // A refused frame is dropped under the lock, in softirq: valid.
+            Some(mut g) => g.push_frame(frame).is_ok(),
+            None => false,
+        };
+        if queued {
             self.stats.xdp_tx.add(1, Relaxed);
+        } else {
+            self.stats.xdp_tx_errors.add(1, Relaxed);
         }
     }
 
     /// Tells the device about the descriptors queued on TX queue `q`.
-    fn kick_tx(&self, q: u16) {
-        let ring = self.tx.lock();
-        // Descriptors must be visible before the doorbell.
-        dma_mb(Write);
-        crate::hw::write_tail(&self.hw.bar, TailReg::Tx, q, ring.next_to_use);
-    }
-
-    /// Marks the TX ring as read by the device, or not: `ndo_xdp_xmit` queues frames only
-    /// on a live ring.
-    pub(crate) fn set_tx_live(&self, on: bool) {
-        self.tx.lock().live = on;
+    fn kick_tx(&self, dev: &netdev::Device<IgbNet<'_>>, q: u16, ctx: &NapiContext<'_>) {
+        let Some(g) = dev.lock_tx(u32::from(q), ctx) else {
+            return;
+        };
+        if let Some(ring) = g.ring.as_ref().filter(|_| g.live) {
+            // Descriptors must be visible before the doorbell.
+            dma_mb(Write);
+            crate::hw::write_tail(&self.hw.bar, TailReg::Tx, q, ring.head());
+        }
     }
 
     /// Queues frames redirected to the device (`ndo_xdp_xmit`) on TX queue `q`, this vector's.
-    /// Softirq context. Each frame takes the lock on its own, so that a refused one is freed
-    /// with interrupts on; a frame the device cannot send is dropped, the first one the ring
-    /// has no room for goes back to the core with the rest.
-    pub(crate) fn xdp_xmit(&self, q: u16, frames: &mut xdp::XmitFrames<'_>, flush: bool) -> Result {
+    /// Softirq context. A frame the device cannot send is dropped, the first one the ring has
+    /// no room for goes back to the core with the rest.
+    pub(crate) fn xdp_xmit(
+        &self,
+        dev: &netdev::Device<IgbNet<'_>>,
+        q: u16,
+        frames: &mut xdp::XmitFrames<'_>,
+        flush: bool,
+    ) -> Result {
         let (mut sent, mut errors) = (0u64, 0u64);
         let mut down = false;
+        let Some(mut g) = dev.lock_tx(u32::from(q), frames) else {
+            return Err(ENXIO);
+        };
         while let Some(f) = frames.next() {
-            // The guard is a temporary: released before a refused frame is looked at.
-            let r = self.tx.lock().push_frame(f);
-            match r {
+            match g.push_frame(f) {
                 Ok(()) => sent += 1,
-                Err((f, PushError::Bad)) => {
-                    drop(f);
-                    errors += 1;
-                }
-                Err((f, why)) => {
+                Err(Refused::Dropped) => errors += 1,
+                Err(Refused::Full(f)) => {
                     // The last one taken: cannot fail.
                     let _ = frames.give_back(f);
-                    down = why == PushError::Down;
-                    if !down {
-                        errors += 1;
-                    }
+                    errors += 1;
+                    break;
+                }
+                Err(Refused::Down(f)) => {
+                    let _ = frames.give_back(f);
+                    down = true;
                     break;
                 }
             }
         }
         if flush {
             // Also for frames queued by earlier calls without the flag.
-            let ring = self.tx.lock();
-            if ring.live {
+            if let Some(ring) = g.ring.as_ref().filter(|_| g.live) {
                 // Descriptors must be visible before the doorbell.
                 dma_mb(Write);
-                crate::hw::write_tail(&self.hw.bar, TailReg::Tx, q, ring.next_to_use);
+                crate::hw::write_tail(&self.hw.bar, TailReg::Tx, q, ring.head());
             }
         }
+        drop(g);
         self.stats.xdp_xmit.add(sent, Relaxed);
         self.stats.xdp_tx_errors.add(errors, Relaxed);
         if down {
@@ -1116,13 +1078,12 @@ impl<'bound> VectorData<'bound> {
     }
 
     /// Called by the watchdog once per period, after the queue vectors were kicked: whether
-    /// frames were pending on the TX ring both now and at the previous call, with none
-    /// completed in between. Process context.
-    pub(crate) fn tx_hung(&self) -> bool {
-        let pending = {
-            let ring = self.tx.lock();
-            ring.next_to_clean != ring.next_to_use
-        };
+    /// frames were pending on TX queue `q`, this vector's, both now and at the previous call,
+    /// with none completed in between. Process context.
+    pub(crate) fn tx_hung(&self, dev: &netdev::Device<IgbNet<'_>>, q: u16, rtnl: &Rtnl) -> bool {
+        let pending = dev
+            .lock_tx(u32::from(q), rtnl)
+            .is_some_and(|g| g.ring.as_ref().is_some_and(|r| r.ring().pending() != 0));
         // Completions only add to `tx_packets`, so an unchanged count means no progress (a
         // ring index could come back to the same value).
         let now = if pending {
@@ -1170,97 +1131,57 @@ impl<'bound> VectorData<'bound> {
     }
 
     /// Frees completed TX buffers and wakes the queue.
-    ///
-    /// `freed` holds the buffers taken off the ring between releasing the lock and freeing
-    /// them; it is empty before and after.
     fn clean_tx(
         &self,
         dev: &netdev::Device<IgbNet<'_>>,
         ctx: &NapiContext<'_>,
         q: u16,
-        freed: &mut [Option<TxBuf>; TX_CLEAN_BATCH],
+        tx: &mut TxClean<'_>,
     ) {
         let Some(txq) = dev.tx_queue(u32::from(q)) else {
             return;
         };
-        // Netpoll may poll from an interrupt that arrived while this CPU held the lock.
-        let guard = if ctx.budget() == 0 {
-            self.tx.try_lock()
-        } else {
-            Some(self.tx.lock())
-        };
-        let Some(mut guard) = guard else {
-            return;
-        };
+        let size = tx.ring().size();
         let (mut pkts, mut bytes) = (0u32, 0u32);
         // XDP frames: sent, but never counted in the byte queue limits.
         let (mut xpkts, mut xbytes) = (0u32, 0u32);
-        let mut unused;
-        loop {
-            let mut n = 0;
-            let ring = &mut *guard;
-            let Some(desc) = ring.desc.as_ref() else {
-                return;
-            };
-            while n < TX_CLEAN_BATCH && ring.next_to_clean != ring.next_to_use {
-                // `next_to_clean` is always the first descriptor of a frame.
-                let Some(slot) = ring.slots.get_mut(ring.next_to_clean as usize) else {
-                    break;
-                };
-                // Not a frame: the ring's invariant is broken. Stop rather than follow a stale
-                // `last`; the watchdog sees the ring hang and resets it.
-                if slot.frame.is_empty() {
-                    break;
-                }
-                // The device reports a frame done on its last descriptor (the one with RS).
-                let last = slot.last;
-                if desc.read(usize::from(last), 1) & TXD_STAT_DD == 0 {
-                    break;
-                }
-                // Freed with the lock held, an XDP frame would be leaked: netpoll leaves
-                // them to the next poll.
-                if ctx.budget() == 0 && slot.frame.skb().is_none() {
-                    break;
-                }
-                // Unmapped here, freed once the lock is released.
-                if let Some(buf) = slot.frame.take() {
-                    // What the device completed during one call: far below 2^32 frames or
-                    // bytes. Wrapping would only undercount, where a checked add panics.
-                    if matches!(buf, TxBuf::Skb(_)) {
-                        bytes = bytes.wrapping_add(slot.bytes);
-                        pkts = pkts.wrapping_add(slot.pkts);
-                    } else {
-                        xbytes = xbytes.wrapping_add(slot.bytes);
-                        xpkts = xpkts.wrapping_add(slot.pkts);
-                    }
-                    if let Some(f) = freed.get_mut(n) {
-                        *f = Some(buf);
-                    }
-                    n += 1;
-                }
-                ring.next_to_clean = ring_next(u32::from(last), ring.size);
-            }
-            unused = ring.unused();
-            drop(guard);
-            // `n <= TX_CLEAN_BATCH`, the array's length: the slice never falls back to empty.
-            for buf in freed.get_mut(..n).unwrap_or_default() {
-                match buf.take() {
-                    Some(TxBuf::Skb(skb)) => ctx.consume_skb(skb),
-                    // Softirq with interrupts on, or netpoll, which left frames alone.
-                    Some(TxBuf::Frame(f)) => drop(f),
-                    None => (),
-                }
-            }
-            if n < TX_CLEAN_BATCH {
+        // The oldest frame in flight starts at the tail.
+        while let Some((slot, desc)) = tx.slot_mut(0) {
+            // Not a frame: the ring's invariant is broken. Stop rather than follow a stale
+            // `last`; the watchdog sees the ring hang and resets it.
+            if slot.frame.is_empty() {
                 break;
             }
-            guard = match ctx.budget() {
-                0 => match self.tx.try_lock() {
-                    Some(g) => g,
-                    None => break,
-                },
-                _ => self.tx.lock(),
-            };
+            // The device reports a frame done on its last descriptor (the one with RS).
+            let last = u32::from(slot.last);
+            if desc.read(last as usize, 1) & TXD_STAT_DD == 0 {
+                break;
+            }
+            // Netpoll may run in hard interrupt context, where an XDP frame cannot be
+            // returned: it leaves them to the next poll.
+            if ctx.budget() == 0 && slot.frame.skb().is_none() {
+                break;
+            }
+            // What the device completed during one call: far below 2^32 frames or bytes.
+            // Wrapping would only undercount, where a checked add panics.
+            match slot.frame.take() {
+                Some(TxBuf::Skb(skb)) => {
+                    bytes = bytes.wrapping_add(slot.bytes);
+                    pkts = pkts.wrapping_add(slot.pkts);
+                    ctx.consume_skb(skb);
+                }
+                Some(TxBuf::Frame(f)) => {
+                    xbytes = xbytes.wrapping_add(slot.bytes);
+                    xpkts = xpkts.wrapping_add(slot.pkts);
+                    drop(f);
+                }
+                None => (),
+            }
+            // The frame's descriptors, up to its last: all in flight unless `last` is stale.
+            let n = ring_next(last, size) + size - tx.tail();
+            if !tx.release(if n > size { n - size } else { n }) {
+                break;
+            }
         }
         if pkts > 0 {
             txq.completed(pkts, bytes, ctx);
@@ -1272,10 +1193,11 @@ impl<'bound> VectorData<'bound> {
             self.stats
                 .tx_bytes
                 .add(u64::from(bytes) + u64::from(xbytes), Relaxed);
-        }
-        // Never wake a queue of an interface going down: `stop` relies on it staying stopped.
-        if txq.is_stopped() && unused >= TX_WAKE_THRESHOLD && dev.is_running() {
-            txq.wake();
+            // Never wake a queue of an interface going down: `stop` relies on it staying
+            // stopped.
+            if size - 1 - tx.pending() >= TX_WAKE_THRESHOLD {
+                txq.wake_if(|| dev.is_running());
+            }
         }
     }
 
@@ -1524,7 +1446,7 @@ impl<'bound> VectorData<'bound> {
             self.deliver(skb, hi, lo, true, offloads, &mut t, dev, ctx);
         }
         if xc.tx {
-            self.kick_tx(rx.queue);
+            self.kick_tx(dev, rx.queue, ctx.napi());
         }
         if xdp.is_some() {
             self.stats.xdp_drop.add(xc.drop, Relaxed);
@@ -1633,11 +1555,13 @@ impl<'bound> VectorData<'bound> {
         t.done += 1;
     }
 
-    /// Queues `skb` on this vector's TX ring.
+    /// Queues `skb` on TX queue `q`, this vector's, whose xmit lock the caller holds with
+    /// `data`.
     #[inline(always)]
     pub(crate) fn xmit<'x>(
         &self,
         xq: &XmitQueue<'x>,
+        data: &mut TxQueueData<'_>,
         req: TxRequest<'x>,
         q: u16,
     ) -> netdev::Xmit<'x> {
@@ -1647,19 +1571,18 @@ impl<'bound> VectorData<'bound> {
             netdev::Xmit::Ok
         };
 
-        let mut guard = self.tx.lock();
         // A ring the device does not read (after a failed resume, until the watchdog's reset)
         // takes nothing.
-        if !guard.live {
-            core::mem::drop(guard);
-            // Freed as a drop, after the lock.
-            core::mem::drop(req.accept());
-            return drop();
-        }
+        let ring = match data.ring.as_mut() {
+            Some(r) if data.live => r,
+            _ => {
+                core::mem::drop(req.accept());
+                return drop();
+            }
+        };
         // Room for the largest frame, checked before the skb is accepted: a frame sent back
         // with `Busy` is the one that came in, unchanged.
-        if guard.unused() < TX_DESC_NEEDED {
-            txq.stop();
+        if ring.free() < TX_DESC_NEEDED && txq.stop_unless(|| ring.free() >= TX_DESC_NEEDED) {
             self.stats.tx_busy.add(1, Relaxed);
             return netdev::Xmit::Busy(req);
         }
@@ -1699,14 +1622,9 @@ impl<'bound> VectorData<'bound> {
             Some(t) => (t.segs, t.wire_bytes(len)),
             None => (1, len),
         };
-        let TxRing {
-            desc,
-            slots,
-            size,
-            next_to_use,
-            ..
-        } = &mut *guard;
-        let (Some(desc), Some(slot)) = (desc.as_ref(), slots.get_mut(*next_to_use as usize)) else {
+        let size = ring.ring().size();
+        let first = ring.head();
+        let Some((slot, desc)) = ring.slot_mut(0) else {
             return drop();
         };
         // The frame is mapped in place in the slot of its first descriptor.
@@ -1743,8 +1661,7 @@ impl<'bound> VectorData<'bound> {
         if tso.is_some() {
             self.stats.tx_tso_packets.add(1, Relaxed);
         }
-        let size = *size;
-        let mut i = *next_to_use as usize;
+        let mut i = first as usize;
         let payload = len - tso.map_or(0, |t| t.hdr_len);
         let mut olinfo = u64::from(payload) << TXD_PAYLEN_SHIFT;
         let mut cmd_flags = TXD_DTYP_DATA | TXD_CMD_DEXT | TXD_CMD_IFCS;
@@ -1782,18 +1699,25 @@ impl<'bound> VectorData<'bound> {
         slot.last = last as u16;
         slot.pkts = pkts;
         slot.bytes = bytes;
-        guard.next_to_use = i as u32;
+        // At most `TX_DESC_NEEDED`, which were free and still are (only this side takes free
+        // ones).
+        if !ring.publish(descs) {
+            if let Some((slot, _)) = ring.slot_mut(0) {
+                core::mem::drop(slot.frame.take());
+            }
+            return drop();
+        }
         xq.sent(bytes);
         // Room for the largest next frame, or stop until completions.
-        if guard.unused() < TX_DESC_NEEDED {
-            txq.stop();
+        if ring.free() < TX_DESC_NEEDED {
+            txq.stop_unless(|| ring.free() >= TX_DESC_NEEDED);
         }
         // Ring the doorbell unless more frames follow right away; also when the stack or byte
         // queue limits stopped the queue, since then no next frame comes to ring it.
         if !xq.more() || txq.xmit_stopped() {
             // Descriptors must be visible before the doorbell.
             dma_mb(Write);
-            crate::hw::write_tail(&self.hw.bar, TailReg::Tx, q, guard.next_to_use);
+            crate::hw::write_tail(&self.hw.bar, TailReg::Tx, q, i as u32);
         }
         netdev::Xmit::Ok
     }

@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: GPL-2.0
+//! expect: E0499
+//! A TX ring slot published to the cleaning side (the NAPI poll, on another CPU) cannot be
+//! written again by the sending side: the slot borrows the producer, which `publish` needs.
+
+use kernel::{net::netdev::ring::Producer, prelude::*};
+
+module! {
+    type: M,
+    name: "cf",
+    license: "GPL",
+}
+
+struct M;
+
+#[allow(dead_code)]
+fn send(producer: &mut Producer<u32, ()>) -> Option<()> {
+    let (slot, _) = producer.slot_mut(0)?;
+    *slot = 1;
+    producer.publish(1);
+    *slot = 2;
+    Some(())
+}
+
+impl kernel::Module for M {
+    fn init(_module: &'static ThisModule) -> Result<Self> {
+        Ok(M)
+    }
+}
