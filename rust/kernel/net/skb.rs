@@ -531,11 +531,17 @@ impl SkBuff {
     ///         .map(|t| (t.mss, t.hdr_len, skb.len() - t.hdr_len)))
     /// }
     /// ```
-    #[inline]
+    #[inline(always)]
     pub fn tso_prepare(&mut self) -> Result<Option<Tso>> {
+        // Most frames are not GSO: that test stays in the caller, the rest out of line.
         if !self.is_gso() {
             return Ok(None);
         }
+        self.tso_prepare_gso().map(Some)
+    }
+
+    #[inline(never)]
+    fn tso_prepare_gso(&mut self) -> Result<Tso> {
         let raw = self.as_raw();
         // SAFETY: `raw` is valid; plain reads of the shared info.
         let (gso_type, mss, segs) = unsafe {
@@ -584,13 +590,13 @@ impl SkBuff {
                 .cast::<bindings::__sum16>();
             bindings::csum_replace_by_diff(check, paylen.to_be());
         }
-        Ok(Some(Tso {
+        Ok(Tso {
             csum,
             l4_len,
             hdr_len,
             mss,
             segs: segs.max(1),
-        }))
+        })
     }
 
     /// Computes a `CHECKSUM_PARTIAL` checksum in software (`skb_checksum_help()`).

@@ -143,9 +143,10 @@ fn send<T: Operations<XmitData = Option<ring::Producer<u32, ()>>>>(
     let mut guard = dev.lock_tx(0, ctx)?;
     let data = &mut *guard;
     let producer = data.as_mut()?;
-    let (slot, _shared) = producer.slot_mut(0)?;
+    let mut free = producer.free_slots();
+    let slot = free.slot_mut(0)?;
     *slot = 7;
-    producer.publish(1);
+    free.publish(1);
     Some(producer.free())
 }
 

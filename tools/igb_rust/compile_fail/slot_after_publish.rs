@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 //! expect: E0499
 //! A TX ring slot published to the cleaning side (the NAPI poll, on another CPU) cannot be
-//! written again by the sending side: the slot borrows the producer, which `publish` needs.
+//! written again by the sending side: the slot borrows the free slots, which `publish` needs.
 
 use kernel::{net::netdev::ring::Producer, prelude::*};
 
@@ -15,9 +15,10 @@ struct M;
 
 #[allow(dead_code)]
 fn send(producer: &mut Producer<u32, ()>) -> Option<()> {
-    let (slot, _) = producer.slot_mut(0)?;
+    let mut free = producer.free_slots();
+    let slot = free.slot_mut(0)?;
     *slot = 1;
-    producer.publish(1);
+    free.publish(1);
     *slot = 2;
     Some(())
 }

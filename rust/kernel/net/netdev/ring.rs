@@ -13,7 +13,10 @@
 //! before it, and each loads the other's index with acquire ordering before touching a slot.
 //!
 //! One slot always stays between `head` and `tail`, so that equal indices mean empty. [`pair`]
-//! makes a ring and returns its two handles.
+//! makes a ring and returns its two handles. Slots are reached through a view of those free
+//! ([`Producer::free_slots`]) or pending ([`Consumer::pending_slots`]) when it is taken, which
+//! reads the other side's index once and borrows the handle: a slot reference borrows the
+//! view, so a slot cannot be touched once the view has published or released it.
 
 use crate::{
     alloc::{Flags, KVVec},
@@ -23,7 +26,7 @@ use crate::{
         Arc,
     },
 };
-use core::cell::UnsafeCell;
+use core::{cell::UnsafeCell, marker::PhantomData};
 
 /// The slots and the two indices a [`Producer`] and a [`Consumer`] share, and data `S` both
 /// may read.
@@ -102,32 +105,53 @@ pub fn pair<T, S>(
 
 impl<T, S> Ring<T, S> {
     /// Number of slots.
-    #[inline]
+    #[inline(always)]
     pub fn size(&self) -> u32 {
         self.size
     }
 
     /// The data both sides read.
-    #[inline]
+    #[inline(always)]
     pub fn shared(&self) -> &S {
         &self.shared
     }
 
     /// How many slots the consumer holds, as a snapshot either side may change right after
     /// (e.g. for a watchdog).
-    #[inline]
+    #[inline(always)]
     pub fn pending(&self) -> u32 {
-        self.wrap(self.head.load(Relaxed) + self.size - self.tail.load(Relaxed))
+        let (head, tail) = (self.head.load(Relaxed), self.tail.load(Relaxed));
+        self.wrap(head.wrapping_add(self.size).wrapping_sub(tail))
     }
 
     /// `i` modulo `size`, for `i < 2 * size`.
     #[inline(always)]
     fn wrap(&self, i: u32) -> u32 {
         if i >= self.size {
-            i - self.size
+            i.wrapping_sub(self.size)
         } else {
             i
         }
+    }
+
+    /// How many slots from `head` on the producer may fill, given the consumer's `tail`: all
+    /// that the consumer does not hold, but one.
+    #[inline(always)]
+    fn free_between(&self, head: u32, tail: u32) -> u32 {
+        // Both below `size`: `tail + size - head - 1` is below `2 * size` and does not
+        // underflow, so the wrapping operations compute it exactly.
+        self.wrap(
+            tail.wrapping_add(self.size)
+                .wrapping_sub(head)
+                .wrapping_sub(1),
+        )
+    }
+
+    /// How many slots from `tail` on the producer has published, given its `head`.
+    #[inline(always)]
+    fn pending_between(&self, head: u32, tail: u32) -> u32 {
+        // Both below `size`: exact, as in `free_between`.
+        self.wrap(head.wrapping_add(self.size).wrapping_sub(tail))
     }
 
     /// Slot `i`.
@@ -144,59 +168,43 @@ impl<T, S> Ring<T, S> {
 
 impl<T, S> Producer<T, S> {
     /// The ring, for what both sides may read.
-    #[inline]
+    #[inline(always)]
     pub fn ring(&self) -> &Ring<T, S> {
         &self.ring
     }
 
     /// Index of the first slot not yet published.
-    #[inline]
+    #[inline(always)]
     pub fn head(&self) -> u32 {
         self.ring.head.load(Relaxed)
     }
 
     /// How many slots from the head on the producer may fill and publish: all that the
     /// consumer does not hold, but one.
-    #[inline]
+    #[inline(always)]
     pub fn free(&self) -> u32 {
         let r = &*self.ring;
         // Acquire: pairs with the consumer's release of these slots, which it no longer
         // touches.
         let tail = r.tail.load(Acquire);
+        r.free_between(r.head.load(Relaxed), tail)
+    }
+
+    /// The [`free`](Self::free) slots as they are now, to fill and publish without reading
+    /// the consumer's index again: the view borrows the producer, so there is one at a time.
+    #[inline(always)]
+    pub fn free_slots(&mut self) -> FreeSlots<'_, T, S> {
+        let r = &*self.ring;
         let head = r.head.load(Relaxed);
-        // Both below `size`: the sum is below `2 * size` and does not underflow.
-        r.wrap(tail + r.size - head - 1)
-    }
-
-    /// The slot `k` places after the head, if it is among the [`free`](Self::free) ones, and
-    /// the shared data.
-    #[inline]
-    pub fn slot_mut(&mut self, k: u32) -> Option<(&mut T, &S)> {
-        if k >= self.free() {
-            return None;
+        // Acquire: as in `free`.
+        let len = r.free_between(head, r.tail.load(Acquire));
+        // INVARIANT: the consumer can only release slots meanwhile, so these stay free.
+        FreeSlots {
+            ring: r,
+            head,
+            len,
+            _producer: PhantomData,
         }
-        let r = &*self.ring;
-        // `head < size` and `k < size`.
-        let i = r.wrap(r.head.load(Relaxed) + k);
-        // SAFETY: `i < size`. Slot `i` is among the free ones, which lie outside the
-        // consumer's range (it can only shrink that range meanwhile), so it is the producer's,
-        // which is `self` (type invariant), borrowed mutably for the result: only the owner
-        // accesses a slot, so no other reference to it exists.
-        Some((unsafe { &mut *r.slot(i) }, &r.shared))
-    }
-
-    /// Hands the `n` slots from the head on to the consumer. Returns false, handing over
-    /// nothing, if fewer than `n` are [`free`](Self::free).
-    #[inline]
-    pub fn publish(&mut self, n: u32) -> bool {
-        if n > self.free() {
-            return false;
-        }
-        let r = &*self.ring;
-        // `n < size`, so the new head is the sum modulo `size`. Release: everything written
-        // to those slots is visible to a consumer that sees the new head.
-        r.head.store(r.wrap(r.head.load(Relaxed) + n), Release);
-        true
     }
 
     /// Moves both indices back to slot 0, e.g. for a device that restarts its ring there.
@@ -217,54 +225,193 @@ impl<T, S> Producer<T, S> {
 
 impl<T, S> Consumer<T, S> {
     /// The ring, for what both sides may read.
-    #[inline]
+    #[inline(always)]
     pub fn ring(&self) -> &Ring<T, S> {
         &self.ring
     }
 
     /// Index of the first slot the consumer holds (if it holds any).
-    #[inline]
+    #[inline(always)]
     pub fn tail(&self) -> u32 {
         self.ring.tail.load(Relaxed)
     }
 
     /// How many slots from the tail on the producer has published.
-    #[inline]
+    #[inline(always)]
     pub fn pending(&self) -> u32 {
         let r = &*self.ring;
         // Acquire: pairs with the producer's publishing store, after which it no longer
         // touches these slots.
         let head = r.head.load(Acquire);
-        let tail = r.tail.load(Relaxed);
-        r.wrap(head + r.size - tail)
+        r.pending_between(head, r.tail.load(Relaxed))
     }
 
-    /// The slot `k` places after the tail, if it is among the [`pending`](Self::pending) ones,
-    /// and the shared data.
-    #[inline]
-    pub fn slot_mut(&mut self, k: u32) -> Option<(&mut T, &S)> {
-        if k >= self.pending() {
+    /// The [`pending`](Self::pending) slots as they are now, to empty and release without
+    /// reading the producer's index again: the view borrows the consumer, so there is one at
+    /// a time.
+    #[inline(always)]
+    pub fn pending_slots(&mut self) -> PendingSlots<'_, T, S> {
+        let r = &*self.ring;
+        // Acquire: as in `pending`.
+        let head = r.head.load(Acquire);
+        let tail = r.tail.load(Relaxed);
+        // INVARIANT: the producer can only publish more meanwhile, so these stay pending.
+        PendingSlots {
+            ring: r,
+            tail,
+            len: r.pending_between(head, tail),
+            _consumer: PhantomData,
+        }
+    }
+}
+
+/// The slots a [`Producer`] may fill, as [`Producer::free_slots`] found them.
+///
+/// # Invariants
+///
+/// It borrows the ring's producer mutably; `head` is the ring's head and the `len` slots from
+/// there on are free (`len < size`).
+pub struct FreeSlots<'a, T, S> {
+    ring: &'a Ring<T, S>,
+    head: u32,
+    len: u32,
+    _producer: PhantomData<&'a mut Producer<T, S>>,
+}
+
+impl<'a, T, S> FreeSlots<'a, T, S> {
+    /// How many slots.
+    #[inline(always)]
+    pub fn len(&self) -> u32 {
+        self.len
+    }
+
+    /// Whether there is none.
+    #[inline(always)]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Index of the first, the ring's head.
+    #[inline(always)]
+    pub fn head(&self) -> u32 {
+        self.head
+    }
+
+    /// Number of slots in the ring.
+    #[inline(always)]
+    pub fn size(&self) -> u32 {
+        self.ring.size
+    }
+
+    /// The data both sides read.
+    #[inline(always)]
+    pub fn shared(&self) -> &'a S {
+        &self.ring.shared
+    }
+
+    /// Slot `k` of these, if `k` is below [`len`](Self::len).
+    #[inline(always)]
+    pub fn slot_mut(&mut self, k: u32) -> Option<&mut T> {
+        if k >= self.len {
             return None;
         }
-        let r = &*self.ring;
-        let i = r.wrap(r.tail.load(Relaxed) + k);
-        // SAFETY: `i < size`. Slot `i` lies in `tail..head`, which only the consumer, `self`
-        // (type invariant), borrowed mutably for the result, can shrink: it is the consumer's,
-        // and only the owner accesses a slot, so no other reference to it exists.
-        Some((unsafe { &mut *r.slot(i) }, &r.shared))
+        let r = self.ring;
+        // `head < size` and `k < len < size`.
+        let i = r.wrap(self.head.wrapping_add(k));
+        // SAFETY: `i < size`, and slot `i` is free (type invariant), so it is the producer's,
+        // borrowed mutably through `self` for the result: no other reference to it exists.
+        Some(unsafe { &mut *r.slot(i) })
     }
 
-    /// Gives the `n` slots from the tail on back to the producer. Returns false, giving back
-    /// nothing, if fewer than `n` are [`pending`](Self::pending).
-    #[inline]
-    pub fn release(&mut self, n: u32) -> bool {
-        if n > self.pending() {
+    /// Hands the first `n` of these to the consumer; the rest stay free, from the new head on.
+    /// Returns false, handing over nothing, if `n` is above [`len`](Self::len).
+    #[inline(always)]
+    pub fn publish(&mut self, n: u32) -> bool {
+        if n > self.len {
             return false;
         }
-        let r = &*self.ring;
-        // `n < size`. Release: the consumer is done with the slots before the producer sees
-        // them as free.
-        r.tail.store(r.wrap(r.tail.load(Relaxed) + n), Release);
+        let r = self.ring;
+        self.head = r.wrap(self.head.wrapping_add(n));
+        self.len = self.len.wrapping_sub(n);
+        // INVARIANT: the producer is borrowed, so `head` is the ring's again after the store.
+        // Release: everything written to those slots is visible to a consumer that sees the
+        // new head.
+        r.head.store(self.head, Release);
+        true
+    }
+}
+
+/// The slots a [`Consumer`] holds, as [`Consumer::pending_slots`] found them.
+///
+/// # Invariants
+///
+/// It borrows the ring's consumer mutably; `tail` is the ring's tail and the `len` slots from
+/// there on are pending (`len < size`).
+pub struct PendingSlots<'a, T, S> {
+    ring: &'a Ring<T, S>,
+    tail: u32,
+    len: u32,
+    _consumer: PhantomData<&'a mut Consumer<T, S>>,
+}
+
+impl<'a, T, S> PendingSlots<'a, T, S> {
+    /// How many slots.
+    #[inline(always)]
+    pub fn len(&self) -> u32 {
+        self.len
+    }
+
+    /// Whether there is none.
+    #[inline(always)]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Index of the first, the ring's tail.
+    #[inline(always)]
+    pub fn tail(&self) -> u32 {
+        self.tail
+    }
+
+    /// Number of slots in the ring.
+    #[inline(always)]
+    pub fn size(&self) -> u32 {
+        self.ring.size
+    }
+
+    /// The data both sides read.
+    #[inline(always)]
+    pub fn shared(&self) -> &'a S {
+        &self.ring.shared
+    }
+
+    /// Slot `k` of these, if `k` is below [`len`](Self::len).
+    #[inline(always)]
+    pub fn slot_mut(&mut self, k: u32) -> Option<&mut T> {
+        if k >= self.len {
+            return None;
+        }
+        let r = self.ring;
+        let i = r.wrap(self.tail.wrapping_add(k));
+        // SAFETY: `i < size`, and slot `i` is pending (type invariant), so it is the
+        // consumer's, borrowed mutably through `self` for the result: no other reference to
+        // it exists.
+        Some(unsafe { &mut *r.slot(i) })
+    }
+
+    /// Gives the first `n` of these back to the producer; the rest stay. Returns false,
+    /// giving back nothing, if `n` is above [`len`](Self::len).
+    #[inline(always)]
+    pub fn release(&mut self, n: u32) -> bool {
+        if n > self.len {
+            return false;
+        }
+        let r = self.ring;
+        self.tail = r.wrap(self.tail.wrapping_add(n));
+        self.len = self.len.wrapping_sub(n);
+        // INVARIANT: the consumer is borrowed, so `tail` is the ring's again after the store.
+        // Release: the consumer is done with the slots before the producer sees them free.
+        r.tail.store(self.tail, Release);
         true
     }
 }

@@ -534,9 +534,10 @@ pub(crate) fn tx_ring<'bound>(
 /// Empties a TX ring the device no longer reads: frees every frame queued on it and gives
 /// back every descriptor. Process context.
 pub(crate) fn drain_tx(tx: &mut TxClean<'_>) {
-    while let Some((slot, _)) = tx.slot_mut(0) {
+    let mut pending = tx.pending_slots();
+    while let Some(slot) = pending.slot_mut(0) {
         drop(slot.frame.take());
-        tx.release(1);
+        pending.release(1);
     }
 }
 
@@ -559,12 +560,12 @@ impl<'bound> TxQueueData<'bound> {
         if !fits || !(TX_MIN_LEN..=TXD_MAX_DATA).contains(&len) {
             return Err(Refused::Dropped);
         }
-        if pieces > ring.free() {
+        let mut free = ring.free_slots();
+        if pieces > free.len() {
             return Err(Refused::Full(frame));
         }
-        let size = ring.ring().size();
-        let first = ring.head();
-        let Some((slot, desc)) = ring.slot_mut(0) else {
+        let (size, first, desc) = (free.size(), free.head(), free.shared());
+        let Some(slot) = free.slot_mut(0) else {
             return Err(Refused::Full(frame));
         };
         // The pieces checked above, in the same order.
@@ -587,9 +588,9 @@ impl<'bound> TxQueueData<'bound> {
         slot.pkts = 1;
         slot.bytes = len;
         let n = segs.len() as u32;
-        // At most `pieces`, which were free and still are (only this side takes free ones).
-        if !ring.publish(n) {
-            if let Some((slot, _)) = ring.slot_mut(0) {
+        // At most `pieces`, which were free.
+        if !free.publish(n) {
+            if let Some(slot) = free.slot_mut(0) {
                 drop(slot.frame.take());
             }
             return Err(Refused::Dropped);
@@ -1141,12 +1142,13 @@ impl<'bound> VectorData<'bound> {
         let Some(txq) = dev.tx_queue(u32::from(q)) else {
             return;
         };
-        let size = tx.ring().size();
         let (mut pkts, mut bytes) = (0u32, 0u32);
         // XDP frames: sent, but never counted in the byte queue limits.
         let (mut xpkts, mut xbytes) = (0u32, 0u32);
+        let mut pending = tx.pending_slots();
+        let (size, desc) = (pending.size(), pending.shared());
         // The oldest frame in flight starts at the tail.
-        while let Some((slot, desc)) = tx.slot_mut(0) {
+        while let Some(slot) = pending.slot_mut(0) {
             // Not a frame: the ring's invariant is broken. Stop rather than follow a stale
             // `last`; the watchdog sees the ring hang and resets it.
             if slot.frame.is_empty() {
@@ -1178,8 +1180,11 @@ impl<'bound> VectorData<'bound> {
                 None => (),
             }
             // The frame's descriptors, up to its last: all in flight unless `last` is stale.
-            let n = ring_next(last, size) + size - tx.tail();
-            if !tx.release(if n > size { n - size } else { n }) {
+            // Both indices are below `size`.
+            let n = ring_next(last, size)
+                .wrapping_add(size)
+                .wrapping_sub(pending.tail());
+            if !pending.release(if n > size { n - size } else { n }) {
                 break;
             }
         }
@@ -1555,6 +1560,18 @@ impl<'bound> VectorData<'bound> {
         t.done += 1;
     }
 
+    /// The ring lacks room for the largest frame: stops the queue, unless a clean made room
+    /// meanwhile. Returns whether it stays stopped (counted as busy).
+    #[cold]
+    #[inline(never)]
+    fn xmit_full(&self, txq: &netdev::TxQueue, ring: &TxSend<'_>) -> bool {
+        let stopped = txq.stop_unless(|| ring.free() >= TX_DESC_NEEDED);
+        if stopped {
+            self.stats.tx_busy.add(1, Relaxed);
+        }
+        stopped
+    }
+
     /// Queues `skb` on TX queue `q`, this vector's, whose xmit lock the caller holds with
     /// `data`.
     #[inline(always)]
@@ -1582,9 +1599,13 @@ impl<'bound> VectorData<'bound> {
         };
         // Room for the largest frame, checked before the skb is accepted: a frame sent back
         // with `Busy` is the one that came in, unchanged.
-        if ring.free() < TX_DESC_NEEDED && txq.stop_unless(|| ring.free() >= TX_DESC_NEEDED) {
-            self.stats.tx_busy.add(1, Relaxed);
-            return netdev::Xmit::Busy(req);
+        let mut free = ring.free_slots();
+        if free.len() < TX_DESC_NEEDED {
+            core::mem::drop(free);
+            if self.xmit_full(txq, ring) {
+                return netdev::Xmit::Busy(req);
+            }
+            free = ring.free_slots();
         }
         // Short frames are padded in software: QEMU's model ignores TCTL.PSP.
         let Ok(mut skb) = req.accept().put_padto(17) else {
@@ -1622,9 +1643,9 @@ impl<'bound> VectorData<'bound> {
             Some(t) => (t.segs, t.wire_bytes(len)),
             None => (1, len),
         };
-        let size = ring.ring().size();
-        let first = ring.head();
-        let Some((slot, desc)) = ring.slot_mut(0) else {
+        // At least `TX_DESC_NEEDED` free slots (checked above).
+        let (size, first, desc) = (free.size(), free.head(), free.shared());
+        let Some(slot) = free.slot_mut(0) else {
             return drop();
         };
         // The frame is mapped in place in the slot of its first descriptor.
@@ -1699,17 +1720,16 @@ impl<'bound> VectorData<'bound> {
         slot.last = last as u16;
         slot.pkts = pkts;
         slot.bytes = bytes;
-        // At most `TX_DESC_NEEDED`, which were free and still are (only this side takes free
-        // ones).
-        if !ring.publish(descs) {
-            if let Some((slot, _)) = ring.slot_mut(0) {
+        // At most `TX_DESC_NEEDED`, which were free.
+        if !free.publish(descs) {
+            if let Some(slot) = free.slot_mut(0) {
                 core::mem::drop(slot.frame.take());
             }
             return drop();
         }
         xq.sent(bytes);
         // Room for the largest next frame, or stop until completions.
-        if ring.free() < TX_DESC_NEEDED {
+        if free.len() < TX_DESC_NEEDED {
             txq.stop_unless(|| ring.free() >= TX_DESC_NEEDED);
         }
         // Ring the doorbell unless more frames follow right away; also when the stack or byte
