@@ -206,3 +206,8 @@ __rust_helper void rust_helper___netif_tx_unlock_bh(struct netdev_queue *txq)
 {
 	__netif_tx_unlock_bh(txq);
 }
+
+__rust_helper bool rust_helper_netif_tx_owned(struct netdev_queue *txq, unsigned int cpu)
+{
+	return netif_tx_owned(txq, cpu);
+}

@@ -538,9 +538,10 @@ struct Priv<T: Operations> {
 /// The xmit lock alone does not make a holder's access unique: the stack may call
 /// `start_xmit` for an skb whose queue mapping names another queue than the one it locked (a
 /// bulk dequeue from a single-queue qdisc, after a classifier's `skbedit queue_mapping`), and
-/// the holder of a queue's lock may, on the same CPU, end up in `start_xmit` again. So the
-/// data is only lent by whoever finds `busy` clear, having checked that its CPU holds the
-/// queue's lock, and `busy` stays set for as long as the loan.
+/// the holder of a queue's lock may end up in `start_xmit` again, nested in itself or in an
+/// interrupt on its CPU. So the data is only lent by whoever finds `busy` clear, having
+/// checked that it holds the queue's lock (`netif_tx_owned()`: its CPU, or on PREEMPT_RT, where
+/// a holder may be preempted, its task), and `busy` stays set for as long as the loan.
 struct XmitCell<D> {
     busy: UnsafeCell<bool>,
     data: UnsafeCell<D>,
@@ -552,13 +553,14 @@ impl<D> XmitCell<D> {
     ///
     /// # Safety
     ///
-    /// The caller must hold the xmit lock of the cell's queue, on this CPU, and call
+    /// The caller must hold the xmit lock of the cell's queue (as [`tx_owned`] tells), and call
     /// [`XmitCell::give_back`] once it no longer uses the data, before it releases the lock.
     #[inline(always)]
     unsafe fn lend(&self) -> Option<*mut D> {
-        // SAFETY: Only holders of the queue's lock touch `busy` (`Priv` invariant), which is
-        // this CPU (safety requirement), one at a time: a holder interrupted on this CPU is
-        // only resumed after the nested one is done.
+        // SAFETY: Only the holder of the queue's lock touches `busy` (`Priv` invariant), which
+        // is the caller (safety requirement). Its accesses are in program order: what else
+        // runs as that holder is nested in it (a call, or an interrupt on its CPU) and done
+        // before it resumes.
         let busy = unsafe { &mut *self.busy.get() };
         if *busy {
             return None;
@@ -582,18 +584,21 @@ impl<D> XmitCell<D> {
     }
 }
 
-/// Whether this CPU holds the xmit lock of `txq` (`netif_tx_owned()`).
+/// Whether the caller holds the xmit lock of `txq` (`netif_tx_owned()`): on this CPU, where
+/// bottom halves are disabled, or on PREEMPT_RT, where that does not keep other tasks off the
+/// CPU, in this task.
 ///
 /// # Safety
 ///
-/// `txq` must be a valid queue.
+/// `txq` must be a valid queue, and the caller must run with bottom halves disabled (so that
+/// it stays on this CPU).
 #[inline(always)]
 unsafe fn tx_owned(txq: *mut bindings::netdev_queue) -> bool {
-    // SAFETY: `txq` is valid. Lock holders write the owner with `WRITE_ONCE`; only this CPU
-    // writes its own number there, and clears it before it releases the lock, so the value
-    // read is this CPU's exactly while this CPU holds the lock.
-    let owner = unsafe { core::ptr::read_volatile(&raw const (*txq).xmit_lock_owner) };
-    owner == crate::cpu::CpuId::current().as_u32() as c_int
+    // SAFETY: `txq` is valid. Without PREEMPT_RT, holders record their CPU and clear it before
+    // they release the lock, and only this CPU records its own number, so it is read here
+    // exactly while this CPU holds the lock; with PREEMPT_RT the lock's owner task is compared
+    // with the current one.
+    unsafe { bindings::netif_tx_owned(txq, crate::cpu::CpuId::current().as_u32()) }
 }
 
 /// Releases the xmit lock of `txq`.
@@ -603,7 +608,21 @@ unsafe fn tx_owned(txq: *mut bindings::netdev_queue) -> bool {
 /// This CPU must hold the lock, taken with `__netif_tx_lock_bh` exactly when `bh`.
 #[inline]
 unsafe fn tx_unlock(txq: &TxQueue, bh: bool) {
-    if bh {
+    // SAFETY: Reads the CPU's interrupt flag.
+    if bh && unsafe { bindings::irqs_disabled() } {
+        // The holder disabled interrupts after it took the lock (e.g. it holds an
+        // interrupt-disabling lock now): enabling bottom halves the usual way would run
+        // softirqs and turn interrupts on under it. Pending softirqs wait for the next
+        // interrupt instead.
+        crate::pr_warn_once!("netdev: xmit lock released with interrupts disabled\n");
+        // SAFETY: We hold the lock (safety requirement); `_local_bh_enable()` undoes the
+        // `local_bh_disable()` of `__netif_tx_lock_bh` without running softirqs, which is
+        // valid with interrupts disabled.
+        unsafe {
+            bindings::__netif_tx_unlock(txq.as_raw());
+            bindings::_local_bh_enable();
+        }
+    } else if bh {
         // SAFETY: We hold the lock, taken with `__netif_tx_lock_bh` (safety requirement).
         unsafe { bindings::__netif_tx_unlock_bh(txq.as_raw()) }
     } else {
@@ -847,8 +866,10 @@ impl<T: Operations> Device<T> {
 
     /// Takes the xmit lock of TX queue `index`, for its [`Operations::XmitData`]: e.g. to queue
     /// frames from `XDP_TX` or [`Operations::xdp_xmit`], or to install a new ring. `None` if
-    /// the device has no such queue, or, in a netpoll poll (budget 0), if the lock is taken:
-    /// netpoll may have interrupted its holder on this CPU.
+    /// the device has no such queue; in a netpoll poll (budget 0), if the lock is taken
+    /// (netpoll may have interrupted its holder on this CPU); under RTNL, if interrupts are
+    /// disabled; and if the data is lent already (to a guard forgotten with the lock held, or
+    /// to a `start_xmit` this code runs nested in).
     ///
     /// `ctx` tells the context, and so how to lock: bottom halves are disabled in a NAPI poll
     /// and in `xdp_xmit`, and disabled by the lock under RTNL (process context). Taking the
@@ -2206,7 +2227,7 @@ impl<T: Operations> OpsTable<T> {
         // device is not `lltx`, which nothing here sets), except that a bulk dequeue sends the
         // skbs after the first under the first one's lock. An skb of a queue this CPU does not
         // hold is dropped (`req` frees it).
-        // SAFETY: `raw_txq` is valid.
+        // SAFETY: `raw_txq` is valid; the stack calls `start_xmit` with bottom halves disabled.
         if !unsafe { tx_owned(raw_txq) } {
             return bindings::netdev_tx_NETDEV_TX_OK;
         }

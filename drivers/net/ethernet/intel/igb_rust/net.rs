@@ -949,8 +949,9 @@ impl<'bound> IgbNet<'bound> {
         }
         // Allocated without the xmit lock, which disables bottom halves.
         let (send, clean) = queue::tx_ring(&self.hw, self.tx_ring_size.load(Relaxed))?;
+        // The two halves of one ring, or neither: the lock first, then the poll's half.
+        let mut g = dev.lock_tx(u32::from(q), &*rtnl).ok_or(EBUSY)?;
         v.with_tx_state(rtnl, |tx| *tx = Some(clean))?;
-        let mut g = dev.lock_tx(u32::from(q), &*rtnl).ok_or(EINVAL)?;
         g.ring = Some(send);
         Ok(())
     }
@@ -1568,15 +1569,19 @@ impl<'bound> ethtool::Operations for IgbNet<'bound> {
                 swapped = swapped.and(v.with_state(rtnl, |_, st, _| *st = Some(rx)));
             }
             if let Some((send, clean)) = tx {
-                // The two halves of one ring, or neither.
-                let installed = v.with_tx_state(rtnl, |tx| *tx = Some(clean));
-                if installed.is_ok() {
-                    let old = dev
-                        .lock_tx(q as u32, &*rtnl)
-                        .and_then(|mut g| g.ring.replace(send));
-                    drop(old);
+                // The two halves of one ring, or neither: the lock first, then the poll's half.
+                let Some(mut g) = dev.lock_tx(q as u32, &*rtnl) else {
+                    swapped = swapped.and(Err(EBUSY));
+                    continue;
+                };
+                match v.with_tx_state(rtnl, |tx| tx.replace(clean)) {
+                    Ok(old_clean) => {
+                        let old_send = g.ring.replace(send);
+                        drop(g);
+                        drop((old_clean, old_send));
+                    }
+                    Err(e) => swapped = swapped.and(Err(e)),
                 }
-                swapped = swapped.and(installed);
             }
         }
         if swapped.is_ok() {

@@ -561,7 +561,8 @@ impl<'bound> TxQueueData<'bound> {
             return Err(Refused::Dropped);
         }
         let mut free = ring.free_slots();
-        if pieces > free.len() {
+        let room = free.len();
+        if pieces > room {
             return Err(Refused::Full(frame));
         }
         let (size, first, desc) = (free.size(), free.head(), free.shared());
@@ -574,6 +575,12 @@ impl<'bound> TxQueueData<'bound> {
             Err((_, e)) if e == EMSGSIZE => return Err(Refused::Dropped),
             Err((f, _)) => return Err(Refused::Full(f)),
         };
+        // The mapping has a piece per segment, which were counted: checked again before a
+        // descriptor is written, since one the device owns must never be.
+        if segs.len() as u32 > room {
+            drop(slot.frame.take());
+            return Err(Refused::Dropped);
+        }
         let olinfo = u64::from(len) << TXD_PAYLEN_SHIFT;
         let mut i = first;
         for (n, seg) in segs.iter().enumerate() {
@@ -1601,7 +1608,7 @@ impl<'bound> VectorData<'bound> {
         // with `Busy` is the one that came in, unchanged.
         let mut free = ring.free_slots();
         if free.len() < TX_DESC_NEEDED {
-            core::mem::drop(free);
+            // The view is not used again: `ring` is free for the check.
             if self.xmit_full(txq, ring) {
                 return netdev::Xmit::Busy(req);
             }
