@@ -230,12 +230,6 @@ impl<T, S> Consumer<T, S> {
         &self.ring
     }
 
-    /// Index of the first slot the consumer holds (if it holds any).
-    #[inline(always)]
-    pub fn tail(&self) -> u32 {
-        self.ring.tail.load(Relaxed)
-    }
-
     /// How many slots from the tail on the producer has published.
     #[inline(always)]
     pub fn pending(&self) -> u32 {

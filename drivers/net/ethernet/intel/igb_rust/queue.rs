@@ -542,6 +542,16 @@ pub(crate) fn drain_tx(tx: &mut TxClean<'_>) {
 }
 
 impl<'bound> TxQueueData<'bound> {
+    /// Tells the device about every descriptor queued on TX queue `q`, this data's, if it
+    /// reads the ring.
+    fn ring_doorbell(&self, bar: &Bar0<'_>, q: u16) {
+        if let Some(ring) = self.ring.as_ref().filter(|_| self.live) {
+            // Descriptors must be visible before the doorbell.
+            dma_mb(Write);
+            crate::hw::write_tail(bar, TailReg::Tx, q, ring.head());
+        }
+    }
+
     /// Queues an XDP frame, one data descriptor per buffer; the caller rings the doorbell.
     /// The frame comes back if the device does not read the ring, the ring lacks the
     /// descriptors or the mapping fails; it is dropped if it is too short or too long.
@@ -1024,11 +1034,7 @@ impl<'bound> VectorData<'bound> {
         let Some(g) = dev.lock_tx(u32::from(q), ctx) else {
             return;
         };
-        if let Some(ring) = g.ring.as_ref().filter(|_| g.live) {
-            // Descriptors must be visible before the doorbell.
-            dma_mb(Write);
-            crate::hw::write_tail(&self.hw.bar, TailReg::Tx, q, ring.head());
-        }
+        g.ring_doorbell(&self.hw.bar, q);
     }
 
     /// Queues frames redirected to the device (`ndo_xdp_xmit`) on TX queue `q`, this vector's.
@@ -1065,11 +1071,7 @@ impl<'bound> VectorData<'bound> {
         }
         if flush {
             // Also for frames queued by earlier calls without the flag.
-            if let Some(ring) = g.ring.as_ref().filter(|_| g.live) {
-                // Descriptors must be visible before the doorbell.
-                dma_mb(Write);
-                crate::hw::write_tail(&self.hw.bar, TailReg::Tx, q, ring.head());
-            }
+            g.ring_doorbell(&self.hw.bar, q);
         }
         drop(g);
         self.stats.xdp_xmit.add(sent, Relaxed);
