@@ -1591,11 +1591,40 @@ impl<'bound> VectorData<'bound> {
         req: TxRequest<'x>,
         q: u16,
     ) -> netdev::Xmit<'x> {
+        match self.xmit_frame(xq, data, req, q) {
+            Some(x) => x,
+            None => self.xmit_dropped(xq, data, q),
+        }
+    }
+
+    /// Counts a frame [`Self::xmit_frame`] dropped. Frames queued before it in an `xmit_more`
+    /// batch wait for a doorbell that this frame would have rung: ring it unless a next
+    /// frame follows.
+    #[cold]
+    #[inline(never)]
+    fn xmit_dropped<'x>(
+        &self,
+        xq: &XmitQueue<'x>,
+        data: &TxQueueData<'_>,
+        q: u16,
+    ) -> netdev::Xmit<'x> {
+        self.stats.tx_dropped.add(1, Relaxed);
+        if !xq.more() || xq.queue().xmit_stopped() {
+            data.ring_doorbell(&self.hw.bar, q);
+        }
+        netdev::Xmit::Ok
+    }
+
+    /// The body of [`Self::xmit`]: `None` if the frame was dropped.
+    #[inline(always)]
+    fn xmit_frame<'x>(
+        &self,
+        xq: &XmitQueue<'x>,
+        data: &mut TxQueueData<'_>,
+        req: TxRequest<'x>,
+        q: u16,
+    ) -> Option<netdev::Xmit<'x>> {
         let txq = xq.queue();
-        let drop = || {
-            self.stats.tx_dropped.add(1, Relaxed);
-            netdev::Xmit::Ok
-        };
 
         // A ring the device does not read (after a failed resume, until the watchdog's reset)
         // takes nothing.
@@ -1603,7 +1632,7 @@ impl<'bound> VectorData<'bound> {
             Some(r) if data.live => r,
             _ => {
                 core::mem::drop(req.accept());
-                return drop();
+                return None;
             }
         };
         // Room for the largest frame, checked before the skb is accepted: a frame sent back
@@ -1612,13 +1641,13 @@ impl<'bound> VectorData<'bound> {
         if free.len() < TX_DESC_NEEDED {
             // The view is not used again: `ring` is free for the check.
             if self.xmit_full(txq, ring) {
-                return netdev::Xmit::Busy(req);
+                return Some(netdev::Xmit::Busy(req));
             }
             free = ring.free_slots();
         }
         // Short frames are padded in software: QEMU's model ignores TCTL.PSP.
         let Ok(mut skb) = req.accept().put_padto(17) else {
-            return drop();
+            return None;
         };
         // A tag left beside the frame: the device inserts it (only 802.1Q is advertised).
         let vlan = match skb.vlan_tag() {
@@ -1627,23 +1656,23 @@ impl<'bound> VectorData<'bound> {
                 proto: VlanProto::Ctag,
                 tci,
             }) => Some(tci),
-            Some(_) => return drop(),
+            Some(_) => return None,
         };
         // TSO: the device cuts the frame into MSS-sized segments.
         let Ok(tso) = skb.tso_prepare() else {
-            return drop();
+            return None;
         };
         // The device completes TCP/UDP checksums; anything it cannot describe is done here.
         // `features_check` keeps most such frames away, but pktgen calls in directly and a
         // VLAN tag may have been pushed into the data after it ran.
         let csum = match tso {
             Some(t) if context_fits(&t.csum) => Some(t.csum),
-            Some(_) => return drop(),
+            Some(_) => return None,
             None => match skb.tx_checksum() {
                 Ok(Some(c)) if context_fits(&c) => Some(c),
                 Ok(None) => None,
                 _ if skb.checksum_help().is_ok() => None,
-                _ => return drop(),
+                _ => return None,
             },
         };
         skb.tx_timestamp();
@@ -1655,7 +1684,7 @@ impl<'bound> VectorData<'bound> {
         // At least `TX_DESC_NEEDED` free slots (checked above).
         let (size, first, desc) = (free.size(), free.head(), free.shared());
         let Some(slot) = free.slot_mut(0) else {
-            return drop();
+            return None;
         };
         // The frame is mapped in place in the slot of its first descriptor.
         let segs = match slot.frame.map(skb) {
@@ -1663,14 +1692,14 @@ impl<'bound> VectorData<'bound> {
             Err((mut skb, e)) if e == EMSGSIZE => {
                 self.stats.tx_linearized.add(1, Relaxed);
                 if skb.linearize().is_err() {
-                    return drop();
+                    return None;
                 }
                 match slot.frame.map(skb) {
                     Ok(segs) => segs,
-                    Err(_) => return drop(),
+                    Err(_) => return None,
                 }
             }
-            Err(_) => return drop(),
+            Err(_) => return None,
         };
         // One data descriptor per 32 KiB of every piece, plus the context descriptor.
         let context = csum.is_some() || vlan.is_some();
@@ -1683,7 +1712,7 @@ impl<'bound> VectorData<'bound> {
         if segs.is_empty() || descs > TX_DESC_NEEDED {
             // Unmapped and freed.
             let _ = slot.frame.take();
-            return drop();
+            return None;
         }
         if segs.len() > 1 {
             self.stats.tx_sg_packets.add(1, Relaxed);
@@ -1734,7 +1763,7 @@ impl<'bound> VectorData<'bound> {
             if let Some(slot) = free.slot_mut(0) {
                 core::mem::drop(slot.frame.take());
             }
-            return drop();
+            return None;
         }
         xq.sent(bytes);
         // Room for the largest next frame, or stop until completions.
@@ -1748,7 +1777,7 @@ impl<'bound> VectorData<'bound> {
             dma_mb(Write);
             crate::hw::write_tail(&self.hw.bar, TailReg::Tx, q, i as u32);
         }
-        netdev::Xmit::Ok
+        Some(netdev::Xmit::Ok)
     }
 }
 
