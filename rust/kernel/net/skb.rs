@@ -969,7 +969,9 @@ impl<'a, const N: usize> MapSlot<'a, N> {
         }
         // INVARIANT: `segs` now maps exactly the pieces of the skb kept here, which nothing
         // changes until `take` or drop unmaps it.
-        self.buf = Some(TxBuf::Skb(skb));
+        // `buf` is still empty (checked above; mapping does not touch it): the old value needs
+        // no drop, which the compiler cannot see across the mapping's calls.
+        core::mem::forget(self.buf.replace(TxBuf::Skb(skb)));
         Ok(self.segs.as_slice())
     }
 
@@ -992,7 +994,8 @@ impl<'a, const N: usize> MapSlot<'a, N> {
             return Err((frame, e));
         }
         // INVARIANT: `segs` now maps exactly the pieces of the frame kept here.
-        self.buf = Some(TxBuf::Frame(frame));
+        // `buf` is still empty (checked above): the old value needs no drop.
+        core::mem::forget(self.buf.replace(TxBuf::Frame(frame)));
         Ok(self.segs.as_slice())
     }
 
