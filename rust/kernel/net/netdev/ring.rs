@@ -199,11 +199,11 @@ impl<T, S> Producer<T, S> {
         // Acquire: as in `free`.
         let len = r.free_between(head, r.tail.load(Acquire));
         // INVARIANT: the consumer can only release slots meanwhile, so these stay free.
-        FreeSlots {
+        Slots {
             ring: r,
-            head,
+            start: head,
             len,
-            _producer: PhantomData,
+            _handle: PhantomData,
         }
     }
 
@@ -250,29 +250,73 @@ impl<T, S> Consumer<T, S> {
         let head = r.head.load(Acquire);
         let tail = r.tail.load(Relaxed);
         // INVARIANT: the producer can only publish more meanwhile, so these stay pending.
-        PendingSlots {
+        Slots {
             ring: r,
-            tail,
+            start: tail,
             len: r.pending_between(head, tail),
-            _consumer: PhantomData,
+            _handle: PhantomData,
         }
     }
 }
 
-/// The slots a [`Producer`] may fill, as [`Producer::free_slots`] found them.
+mod private {
+    use super::*;
+
+    /// Keeps [`Side`] to this module and gives each side the index it moves.
+    pub trait Sealed {
+        /// The index of `ring` that the side's handle stores.
+        fn index<T, S>(ring: &Ring<T, S>) -> &Atomic<u32>;
+    }
+
+    impl Sealed for Free {
+        #[inline(always)]
+        fn index<T, S>(ring: &Ring<T, S>) -> &Atomic<u32> {
+            &ring.head
+        }
+    }
+
+    impl Sealed for Pending {
+        #[inline(always)]
+        fn index<T, S>(ring: &Ring<T, S>) -> &Atomic<u32> {
+            &ring.tail
+        }
+    }
+}
+
+/// Which handle of a ring a [`Slots`] view belongs to: [`Free`] or [`Pending`].
+pub trait Side: private::Sealed {}
+
+/// The [`Producer`]'s slots: those it may fill and publish.
+pub enum Free {}
+
+/// The [`Consumer`]'s slots: those it may empty and release.
+pub enum Pending {}
+
+impl Side for Free {}
+impl Side for Pending {}
+
+/// The slots one handle of a ring holds, as it found them when the view was taken:
+/// [`FreeSlots`] for the producer, [`PendingSlots`] for the consumer.
 ///
 /// # Invariants
 ///
-/// It borrows the ring's producer mutably; `head` is the ring's head and the `len` slots from
-/// there on are free (`len < size`).
-pub struct FreeSlots<'a, T, S> {
+/// It borrows the ring's handle of side `D` mutably; `start` is the index that handle stores
+/// (the head for [`Free`], the tail for [`Pending`]) and the `len` slots from there on are
+/// that handle's (`len < size`).
+pub struct Slots<'a, T, S, D: Side> {
     ring: &'a Ring<T, S>,
-    head: u32,
+    start: u32,
     len: u32,
-    _producer: PhantomData<&'a mut Producer<T, S>>,
+    _handle: PhantomData<(&'a mut Arc<Ring<T, S>>, D)>,
 }
 
-impl<'a, T, S> FreeSlots<'a, T, S> {
+/// The slots a [`Producer`] may fill, as [`Producer::free_slots`] found them.
+pub type FreeSlots<'a, T, S> = Slots<'a, T, S, Free>;
+
+/// The slots a [`Consumer`] holds, as [`Consumer::pending_slots`] found them.
+pub type PendingSlots<'a, T, S> = Slots<'a, T, S, Pending>;
+
+impl<'a, T, S, D: Side> Slots<'a, T, S, D> {
     /// How many slots.
     #[inline(always)]
     pub fn len(&self) -> u32 {
@@ -283,12 +327,6 @@ impl<'a, T, S> FreeSlots<'a, T, S> {
     #[inline(always)]
     pub fn is_empty(&self) -> bool {
         self.len == 0
-    }
-
-    /// Index of the first, the ring's head.
-    #[inline(always)]
-    pub fn head(&self) -> u32 {
-        self.head
     }
 
     /// Number of slots in the ring.
@@ -310,102 +348,58 @@ impl<'a, T, S> FreeSlots<'a, T, S> {
             return None;
         }
         let r = self.ring;
-        // `head < size` and `k < len < size`.
-        let i = r.wrap(self.head.wrapping_add(k));
-        // SAFETY: `i < size`, and slot `i` is free (type invariant), so it is the producer's,
-        // borrowed mutably through `self` for the result: no other reference to it exists.
+        // `start < size` and `k < len < size`.
+        let i = r.wrap(self.start.wrapping_add(k));
+        // SAFETY: `i < size`, and slot `i` is one of this side's (type invariant), whose
+        // handle is borrowed mutably through `self` for the result: no other reference to it
+        // exists.
         Some(unsafe { &mut *r.slot(i) })
+    }
+
+    /// Hands the first `n` of these to the other side; false, handing over nothing, if `n`
+    /// is above `len`.
+    #[inline(always)]
+    fn hand_over(&mut self, n: u32) -> bool {
+        if n > self.len {
+            return false;
+        }
+        let r = self.ring;
+        self.start = r.wrap(self.start.wrapping_add(n));
+        self.len = self.len.wrapping_sub(n);
+        // INVARIANT: the handle is borrowed, so `start` is its index again after the store.
+        // Release: what this side did to those slots is visible to the other side once it
+        // sees the new index.
+        D::index(r).store(self.start, Release);
+        true
+    }
+}
+
+impl<'a, T, S> Slots<'a, T, S, Free> {
+    /// Index of the first, the ring's head.
+    #[inline(always)]
+    pub fn head(&self) -> u32 {
+        self.start
     }
 
     /// Hands the first `n` of these to the consumer; the rest stay free, from the new head on.
     /// Returns false, handing over nothing, if `n` is above [`len`](Self::len).
     #[inline(always)]
     pub fn publish(&mut self, n: u32) -> bool {
-        if n > self.len {
-            return false;
-        }
-        let r = self.ring;
-        self.head = r.wrap(self.head.wrapping_add(n));
-        self.len = self.len.wrapping_sub(n);
-        // INVARIANT: the producer is borrowed, so `head` is the ring's again after the store.
-        // Release: everything written to those slots is visible to a consumer that sees the
-        // new head.
-        r.head.store(self.head, Release);
-        true
+        self.hand_over(n)
     }
 }
 
-/// The slots a [`Consumer`] holds, as [`Consumer::pending_slots`] found them.
-///
-/// # Invariants
-///
-/// It borrows the ring's consumer mutably; `tail` is the ring's tail and the `len` slots from
-/// there on are pending (`len < size`).
-pub struct PendingSlots<'a, T, S> {
-    ring: &'a Ring<T, S>,
-    tail: u32,
-    len: u32,
-    _consumer: PhantomData<&'a mut Consumer<T, S>>,
-}
-
-impl<'a, T, S> PendingSlots<'a, T, S> {
-    /// How many slots.
-    #[inline(always)]
-    pub fn len(&self) -> u32 {
-        self.len
-    }
-
-    /// Whether there is none.
-    #[inline(always)]
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
+impl<'a, T, S> Slots<'a, T, S, Pending> {
     /// Index of the first, the ring's tail.
     #[inline(always)]
     pub fn tail(&self) -> u32 {
-        self.tail
-    }
-
-    /// Number of slots in the ring.
-    #[inline(always)]
-    pub fn size(&self) -> u32 {
-        self.ring.size
-    }
-
-    /// The data both sides read.
-    #[inline(always)]
-    pub fn shared(&self) -> &'a S {
-        &self.ring.shared
-    }
-
-    /// Slot `k` of these, if `k` is below [`len`](Self::len).
-    #[inline(always)]
-    pub fn slot_mut(&mut self, k: u32) -> Option<&mut T> {
-        if k >= self.len {
-            return None;
-        }
-        let r = self.ring;
-        let i = r.wrap(self.tail.wrapping_add(k));
-        // SAFETY: `i < size`, and slot `i` is pending (type invariant), so it is the
-        // consumer's, borrowed mutably through `self` for the result: no other reference to
-        // it exists.
-        Some(unsafe { &mut *r.slot(i) })
+        self.start
     }
 
     /// Gives the first `n` of these back to the producer; the rest stay. Returns false,
     /// giving back nothing, if `n` is above [`len`](Self::len).
     #[inline(always)]
     pub fn release(&mut self, n: u32) -> bool {
-        if n > self.len {
-            return false;
-        }
-        let r = self.ring;
-        self.tail = r.wrap(self.tail.wrapping_add(n));
-        self.len = self.len.wrapping_sub(n);
-        // INVARIANT: the consumer is borrowed, so `tail` is the ring's again after the store.
-        // Release: the consumer is done with the slots before the producer sees them free.
-        r.tail.store(self.tail, Release);
-        true
+        self.hand_over(n)
     }
 }
