@@ -477,7 +477,8 @@ pub(crate) type TxClean<'bound> = ring::Consumer<TxSlot<'bound>, DescRing>;
 /// Invariants of the ring (kept by `xmit`, `push_frame`, `clean_tx` and `drain_tx`, which are
 /// all that change it, and by `reset`, which only moves an empty ring's indices): each frame
 /// published to the cleaning half has its buffers mapped in the slot of its first descriptor,
-/// with `last` naming its last descriptor; every other slot is empty.
+/// with `last` naming its last descriptor and `descs` counting its descriptors; every other
+/// slot is empty.
 #[derive(Default)]
 pub(crate) struct TxQueueData<'bound> {
     pub(crate) ring: Option<TxSend<'bound>>,
@@ -506,6 +507,8 @@ pub(crate) struct TxSlot<'bound> {
     frame: MapSlot<'bound, TX_MAX_SEGS>,
     /// Index of the frame's last descriptor, the one whose completion the device reports.
     last: u16,
+    /// Number of descriptors (and slots) the frame takes, from this slot on.
+    descs: u16,
     /// Packets and bytes the frame puts on the wire (several packets with TSO).
     pkts: u32,
     bytes: u32,
@@ -524,6 +527,7 @@ pub(crate) fn tx_ring<'bound>(
         || TxSlot {
             frame: MapSlot::new(pdev),
             last: 0,
+            descs: 0,
             pkts: 0,
             bytes: 0,
         },
@@ -602,9 +606,11 @@ impl<'bound> TxQueueData<'bound> {
             desc.write(i as usize, seg.addr, cmd | (olinfo << 32));
             i = ring_next(i, size);
         }
+        let n = segs.len() as u32;
+        // At most `room`, below the ring's size.
+        slot.descs = n as u16;
         slot.pkts = 1;
         slot.bytes = len;
-        let n = segs.len() as u32;
         // At most `pieces`, which were free.
         if !free.publish(n) {
             if let Some(slot) = free.slot_mut(0) {
@@ -1155,9 +1161,11 @@ impl<'bound> VectorData<'bound> {
         // XDP frames: sent, but never counted in the byte queue limits.
         let (mut xpkts, mut xbytes) = (0u32, 0u32);
         let mut pending = tx.pending_slots();
-        let (size, desc) = (pending.size(), pending.shared());
-        // The oldest frame in flight starts at the tail.
-        while let Some(slot) = pending.slot_mut(0) {
+        let (size, desc, len) = (pending.size(), pending.shared(), pending.len());
+        // Slots of the frames freed so far, given back together at the end: the oldest frame
+        // in flight starts at the tail, each next one where the one before ends.
+        let mut done = 0u32;
+        while let Some(slot) = pending.slot_mut(done) {
             // Not a frame: the ring's invariant is broken. Stop rather than follow a stale
             // `last`; the watchdog sees the ring hang and resets it.
             if slot.frame.is_empty() {
@@ -1171,6 +1179,11 @@ impl<'bound> VectorData<'bound> {
             // Netpoll may run in hard interrupt context, where an XDP frame cannot be
             // returned: it leaves them to the next poll.
             if ctx.budget() == 0 && slot.frame.skb().is_none() {
+                break;
+            }
+            // The frame's slots, all pending unless the count is stale (`done < len` here).
+            let descs = u32::from(slot.descs);
+            if descs == 0 || descs > len.wrapping_sub(done) {
                 break;
             }
             // What the device completed during one call: far below 2^32 frames or bytes.
@@ -1188,15 +1201,11 @@ impl<'bound> VectorData<'bound> {
                 }
                 None => (),
             }
-            // The frame's descriptors, up to its last: all in flight unless `last` is stale.
-            // Both indices are below `size`.
-            let n = ring_next(last, size)
-                .wrapping_add(size)
-                .wrapping_sub(pending.tail());
-            if !pending.release(if n > size { n - size } else { n }) {
-                break;
-            }
+            // At most `len`.
+            done = done.wrapping_add(descs);
         }
+        // At most `len`, checked frame by frame.
+        pending.release(done);
         if pkts > 0 {
             txq.completed(pkts, bytes, ctx);
         }
@@ -1705,9 +1714,9 @@ impl<'bound> VectorData<'bound> {
         let context = csum.is_some() || vlan.is_some();
         let mut descs = segs.len() as u32 + u32::from(context);
         for s in segs {
-            if s.len > TXD_MAX_DATA {
-                descs += (s.len - 1) / TXD_MAX_DATA;
-            }
+            // A piece is never empty; at most 2^32 - 1 bytes, so the sum stays far from
+            // wrapping (at most `TX_MAX_SEGS` pieces).
+            descs = descs.wrapping_add(s.len.wrapping_sub(1) / TXD_MAX_DATA);
         }
         if segs.is_empty() || descs > TX_DESC_NEEDED {
             // Unmapped and freed.
@@ -1721,7 +1730,7 @@ impl<'bound> VectorData<'bound> {
             self.stats.tx_tso_packets.add(1, Relaxed);
         }
         let mut i = first as usize;
-        let payload = len - tso.map_or(0, |t| t.hdr_len);
+        let payload = len.saturating_sub(tso.map_or(0, |t| t.hdr_len));
         let mut olinfo = u64::from(payload) << TXD_PAYLEN_SHIFT;
         let mut cmd_flags = TXD_DTYP_DATA | TXD_CMD_DEXT | TXD_CMD_IFCS;
         if context {
@@ -1740,22 +1749,27 @@ impl<'bound> VectorData<'bound> {
                 }
             }
         }
+        let hi = cmd_flags | (olinfo << 32);
         for (n, seg) in segs.iter().enumerate() {
+            // Pieces are never empty: one descriptor per 32 KiB, the last with the rest.
             let (mut addr, mut left) = (seg.addr, seg.len);
-            while left > 0 {
-                let chunk = left.min(TXD_MAX_DATA);
-                left -= chunk;
-                let mut cmd = u64::from(chunk) | cmd_flags;
-                if left == 0 && n + 1 == segs.len() {
-                    cmd |= TXD_CMD_EOP | TXD_CMD_RS;
-                }
-                desc.write(i, addr, cmd | (olinfo << 32));
-                addr += u64::from(chunk);
+            while left > TXD_MAX_DATA {
+                desc.write(i, addr, u64::from(TXD_MAX_DATA) | hi);
+                addr = addr.wrapping_add(u64::from(TXD_MAX_DATA));
+                left -= TXD_MAX_DATA;
                 i = ring_next(i as u32, size) as usize;
             }
+            let mut cmd = u64::from(left) | hi;
+            if n + 1 == segs.len() {
+                cmd |= TXD_CMD_EOP | TXD_CMD_RS;
+            }
+            desc.write(i, addr, cmd);
+            i = ring_next(i as u32, size) as usize;
         }
         let last = if i == 0 { size - 1 } else { i as u32 - 1 };
         slot.last = last as u16;
+        // At most `TX_DESC_NEEDED`.
+        slot.descs = descs as u16;
         slot.pkts = pkts;
         slot.bytes = bytes;
         // At most `TX_DESC_NEEDED`, which were free.
