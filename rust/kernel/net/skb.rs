@@ -211,7 +211,9 @@ impl SkBuff {
     #[inline]
     pub fn headlen(&self) -> u32 {
         // SAFETY: `self.0` is valid; `skb_headlen()` is `len - data_len`, both plain fields.
-        unsafe { (*self.as_raw()).len - (*self.as_raw()).data_len }
+        let (len, data_len) = unsafe { ((*self.as_raw()).len, (*self.as_raw()).data_len) };
+        // A valid skb's paged bytes are part of its length: exact, and no overflow branch.
+        len.wrapping_sub(data_len)
     }
 
     /// Number of page fragments.

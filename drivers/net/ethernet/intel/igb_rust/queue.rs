@@ -1692,9 +1692,7 @@ impl<'bound> VectorData<'bound> {
         };
         // At least `TX_DESC_NEEDED` free slots (checked above).
         let (size, first, desc) = (free.size(), free.head(), free.shared());
-        let Some(slot) = free.slot_mut(0) else {
-            return None;
-        };
+        let slot = free.slot_mut(0)?;
         // The frame is mapped in place in the slot of its first descriptor.
         let segs = match slot.frame.map(skb) {
             Ok(segs) => segs,
