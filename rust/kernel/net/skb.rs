@@ -212,7 +212,8 @@ impl SkBuff {
     pub fn headlen(&self) -> u32 {
         // SAFETY: `self.0` is valid; `skb_headlen()` is `len - data_len`, both plain fields.
         let (len, data_len) = unsafe { ((*self.as_raw()).len, (*self.as_raw()).data_len) };
-        // A valid skb's paged bytes are part of its length: exact, and no overflow branch.
+        // The skb is valid (type invariant), so its paged bytes are part of its length
+        // (`data_len <= len`): exact, and no overflow branch.
         len.wrapping_sub(data_len)
     }
 
@@ -973,6 +974,7 @@ impl<'a, const N: usize> MapSlot<'a, N> {
         // changes until `take` or drop unmaps it.
         // `buf` is still empty (checked above; mapping does not touch it): the old value needs
         // no drop, which the compiler cannot see across the mapping's calls.
+        debug_assert!(self.buf.is_none());
         core::mem::forget(self.buf.replace(TxBuf::Skb(skb)));
         Ok(self.segs.as_slice())
     }
@@ -997,6 +999,7 @@ impl<'a, const N: usize> MapSlot<'a, N> {
         }
         // INVARIANT: `segs` now maps exactly the pieces of the frame kept here.
         // `buf` is still empty (checked above): the old value needs no drop.
+        debug_assert!(self.buf.is_none());
         core::mem::forget(self.buf.replace(TxBuf::Frame(frame)));
         Ok(self.segs.as_slice())
     }

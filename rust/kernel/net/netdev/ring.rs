@@ -260,26 +260,22 @@ impl<T, S> Consumer<T, S> {
 }
 
 mod private {
-    use super::*;
-
-    /// Keeps [`Side`] to this module and gives each side the index it moves.
+    /// Keeps [`Side`](super::Side) to this module. It tells which index a side moves, and
+    /// nothing more: a method returning the index would let any code holding a `&Ring` (through
+    /// [`Producer::ring`](super::Producer::ring)) store it, by naming `D::index` under a
+    /// `D: Side` bound.
     pub trait Sealed {
-        /// The index of `ring` that the side's handle stores.
-        fn index<T, S>(ring: &Ring<T, S>) -> &Atomic<u32>;
+        /// Whether the side is the producer's (it moves `head`) rather than the consumer's
+        /// (`tail`).
+        const PRODUCER: bool;
     }
 
-    impl Sealed for Free {
-        #[inline(always)]
-        fn index<T, S>(ring: &Ring<T, S>) -> &Atomic<u32> {
-            &ring.head
-        }
+    impl Sealed for super::Free {
+        const PRODUCER: bool = true;
     }
 
-    impl Sealed for Pending {
-        #[inline(always)]
-        fn index<T, S>(ring: &Ring<T, S>) -> &Atomic<u32> {
-            &ring.tail
-        }
+    impl Sealed for super::Pending {
+        const PRODUCER: bool = false;
     }
 }
 
@@ -369,7 +365,8 @@ impl<'a, T, S, D: Side> Slots<'a, T, S, D> {
         // INVARIANT: the handle is borrowed, so `start` is its index again after the store.
         // Release: what this side did to those slots is visible to the other side once it
         // sees the new index.
-        D::index(r).store(self.start, Release);
+        let index = if D::PRODUCER { &r.head } else { &r.tail };
+        index.store(self.start, Release);
         true
     }
 }

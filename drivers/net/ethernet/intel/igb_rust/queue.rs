@@ -474,8 +474,8 @@ pub(crate) type TxClean<'bound> = ring::Consumer<TxSlot<'bound>, DescRing>;
 /// What the xmit lock of TX queue `q` protects: the sending half of the queue's ring, once
 /// the first `open` made one, and whether the device reads it.
 ///
-/// Invariants of the ring (kept by `xmit`, `push_frame`, `clean_tx` and `drain_tx`, which are
-/// all that change it, and by `reset`, which only moves an empty ring's indices): each frame
+/// Invariants of the ring (kept by `xmit_frame`, `push_frame`, `clean_tx` and `drain_tx`, which
+/// are all that change it, and by `reset`, which only moves an empty ring's indices): each frame
 /// published to the cleaning half has its buffers mapped in the slot of its first descriptor,
 /// with `last` naming its last descriptor and `descs` counting its descriptors; every other
 /// slot is empty.
@@ -1204,8 +1204,11 @@ impl<'bound> VectorData<'bound> {
             // At most `len`.
             done = done.wrapping_add(descs);
         }
-        // At most `len`, checked frame by frame.
-        pending.release(done);
+        // At most `len`, checked frame by frame. Nothing to store when nothing completed (the
+        // producer reads the index's cache line).
+        if done != 0 {
+            pending.release(done);
+        }
         if pkts > 0 {
             txq.completed(pkts, bytes, ctx);
         }
