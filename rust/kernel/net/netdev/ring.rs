@@ -120,8 +120,7 @@ impl<T, S> Ring<T, S> {
     /// (e.g. for a watchdog).
     #[inline(always)]
     pub fn pending(&self) -> u32 {
-        let (head, tail) = (self.head.load(Relaxed), self.tail.load(Relaxed));
-        self.wrap(head.wrapping_add(self.size).wrapping_sub(tail))
+        self.pending_between(self.head.load(Relaxed), self.tail.load(Relaxed))
     }
 
     /// `i` modulo `size`, for `i < 2 * size`.
