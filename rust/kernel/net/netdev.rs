@@ -322,7 +322,7 @@ pub trait Operations: Sized + Send + Sync {
 
     /// The RSS hash of the frame an XDP program runs on and what it covers (`xmo_rx_hash`,
     /// the kfunc `bpf_xdp_metadata_rx_hash()`), decoded from the [`xdp::RxMeta`] the driver
-    /// gave [`xdp::RxQueue::run`]; `Err(ENODATA)` for a frame the device computed none for.
+    /// gave with the frame ([`xdp::OnVerdict::meta`]); `Err(ENODATA)` for a frame the device computed none for.
     /// Called from the program, in the poll's softirq, and only while `NETIF_F_RXHASH` is on:
     /// otherwise the program gets `ENODATA` without a call. Implementing it makes the device
     /// offer the kfunc (`xdp-rx-metadata-features`).
@@ -2517,8 +2517,9 @@ impl<T: Operations> XdpMetaOps<T> {
         // device and in generic mode, program maps and test runs refuse bound programs, and an
         // extension of one must be bound to the same device. These ops are set only on devices
         // registered by this abstraction for `T`, whose driver gets programs only through
-        // `Operations::xdp_setup` and can run them only with `xdp::RxQueue::run_frags_with`,
-        // so `ctx` is the context that function set up, for the duration of the call.
+        // `Operations::xdp_setup` and can run them only with `xdp::Runner::run_frags_with`,
+        // so `ctx` is the context that function set up, for the duration of the call. Only a
+        // bound program resolves these ops, so the metadata is its frame's.
         let (meta, dev) = unsafe { xdp::RxMeta::from_ctx(ctx) };
         // SAFETY: `dev` is the live device that received the frame (`from_ctx`); a volatile
         // read of the `u64` is `READ_ONCE(dev->features)`.

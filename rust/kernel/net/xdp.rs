@@ -15,6 +15,9 @@
 //! - [`RxQueue::run_with`] hands the same outcomes to the methods of an [`OnVerdict`]
 //!   instead: each place that reaches a verdict calls its method directly, so a poll loop
 //!   does not build a [`Verdict`] only to take it apart again;
+//! - a poll that runs the program on many frames makes a [`Runner`] first: what is the same
+//!   for every frame is set up once, and the frame's metadata is asked of the handler only
+//!   for a program that can read it;
 //! - a frame of several buffers goes to [`RxQueue::run_frags`], which takes every page and
 //!   runs only programs that declared fragment support: the fragments follow the frame
 //!   wherever it goes, and go back to their pool when it is dropped;
@@ -117,8 +120,9 @@ crate::impl_flags!(
 /// What a driver keeps of a received frame for the XDP metadata kfuncs
 /// (`bpf_xdp_metadata_rx_hash()`, `bpf_xdp_metadata_rx_vlan_tag()`), in its own encoding:
 /// typically the words of the receive descriptor that carry the hash and the tag. It is given
-/// to [`RxQueue::run`] with the frame and decoded only when a program asks, by
-/// [`Operations::xdp_rx_hash`] and [`Operations::xdp_rx_vlan_tag`].
+/// to [`RxQueue::run`] with the frame, or asked of the handler ([`OnVerdict::meta`]) by a
+/// [`Runner`] for a program that can call the kfuncs, and decoded only when a program asks,
+/// by [`Operations::xdp_rx_hash`] and [`Operations::xdp_rx_vlan_tag`].
 ///
 /// [`Operations::xdp_rx_hash`]: crate::net::netdev::Operations::xdp_rx_hash
 /// [`Operations::xdp_rx_vlan_tag`]: crate::net::netdev::Operations::xdp_rx_vlan_tag
@@ -128,7 +132,7 @@ pub struct RxMeta(pub [u64; 2]);
 /// The buffer description an XDP program runs on: the core's `xdp_buff` first, so that the
 /// metadata kfuncs, which are given a pointer to it, find the frame's [`RxMeta`] behind it.
 ///
-/// Every program the abstractions run, they run on one of these ([`RxQueue::run_frags_with`]).
+/// Every program the abstractions run, they run on one of these ([`Runner::run_frags_with`]).
 #[repr(C)]
 struct MetaBuff {
     xdp: bindings::xdp_buff,
@@ -140,16 +144,19 @@ impl RxMeta {
     ///
     /// # Safety
     ///
-    /// `ctx` must be the context of a running XDP program that [`RxQueue::run_frags_with`]
-    /// runs; the results must not be used after the program returns.
+    /// `ctx` must be the context of a running XDP program that [`Runner::run_frags_with`]
+    /// runs; the results must not be used after the program returns. The metadata is the
+    /// frame's if the program is bound to the device ([`ProgRef::dev_bound`]); otherwise it
+    /// is an earlier frame's or the default.
     #[inline]
     pub(crate) unsafe fn from_ctx<'a>(
         ctx: *const bindings::xdp_md,
     ) -> (&'a Self, *mut bindings::net_device) {
         let b = ctx.cast::<MetaBuff>();
         // SAFETY: The context of a program `run_frags_with` runs is the `xdp` field, first in
-        // a live `MetaBuff` (safety requirement, `#[repr(C)]`), whose pointer was derived from
-        // the whole `MetaBuff`; its `rxq` is our registered `RxQueue`'s info, of a live device.
+        // a live `MetaBuff` (safety requirement, `#[repr(C)]`) whose `meta` is always
+        // initialised, and whose pointer was derived from the whole `MetaBuff`; its `rxq` is
+        // our registered `RxQueue`'s info, of a live device.
         unsafe { (&(*b).meta, (*(*b).xdp.rxq).dev) }
     }
 }
@@ -307,6 +314,15 @@ impl ProgRef<'_> {
         // SAFETY: The program is allocated for `'a` (type invariant); `aux` is set at load.
         unsafe { (*(*self.0.as_ptr()).aux).xdp_has_frags }
     }
+
+    /// Whether the program was loaded bound to a device (`BPF_F_XDP_DEV_BOUND_ONLY`): only
+    /// such a program can call the device's metadata kfuncs, which read the [`RxMeta`].
+    #[inline]
+    pub fn dev_bound(self) -> bool {
+        // SAFETY: The program is allocated for `'a` (type invariant); `aux` is set at load,
+        // and so is `dev_bound`, which never changes afterwards.
+        unsafe { (*(*self.0.as_ptr()).aux).dev_bound }
+    }
 }
 
 /// Why a frame was dropped: the driver counts each.
@@ -346,8 +362,8 @@ pub enum Verdict<'p> {
     },
 }
 
-/// What a driver does with the outcome of an XDP program, for [`RxQueue::run_with`] and
-/// [`RxQueue::run_frags_with`], which call exactly one method, once, with what the verdict
+/// What a driver does with the outcome of an XDP program, for [`Runner::run_with`] and
+/// [`Runner::run_frags_with`] (and the same methods of [`RxQueue`]), which call exactly one method, once, with what the verdict
 /// leaves to the driver (the same as the variants of [`Verdict`] carry).
 ///
 /// The methods take `self` (so no more than one can run): a handler is typically a set of
@@ -357,6 +373,15 @@ pub enum Verdict<'p> {
 pub trait OnVerdict<'p> {
     /// What `run_with` returns.
     type Output;
+
+    /// The frame's metadata for the program's metadata kfuncs. Asked for before the program
+    /// runs, and only if it is one that can call them ([`ProgRef::dev_bound`]): a driver
+    /// reads the descriptor words it keeps here, not on every frame. Frames of a driver that
+    /// keeps none have the default.
+    #[inline(always)]
+    fn meta(&self) -> RxMeta {
+        RxMeta::default()
+    }
 
     /// `XDP_PASS`: the frame, possibly moved or resized by the program, goes up the stack.
     fn pass(self, buff: Buff<'p>) -> Self::Output;
@@ -403,6 +428,41 @@ impl<'p> OnVerdict<'p> for IntoVerdict {
             dirty,
             reason,
         }
+    }
+}
+
+/// A handler with the frame's metadata given up front ([`RxQueue::run_with`]).
+struct WithMeta<H> {
+    on: H,
+    meta: RxMeta,
+}
+
+impl<'p, H: OnVerdict<'p>> OnVerdict<'p> for WithMeta<H> {
+    type Output = H::Output;
+
+    #[inline(always)]
+    fn meta(&self) -> RxMeta {
+        self.meta
+    }
+
+    #[inline(always)]
+    fn pass(self, buff: Buff<'p>) -> H::Output {
+        self.on.pass(buff)
+    }
+
+    #[inline(always)]
+    fn tx(self, frame: Frame) -> H::Output {
+        self.on.tx(frame)
+    }
+
+    #[inline(always)]
+    fn redirected(self) -> H::Output {
+        self.on.redirected()
+    }
+
+    #[inline(always)]
+    fn dropped(self, page: page_pool::Page<'p>, dirty: u32, reason: DropReason) -> H::Output {
+        self.on.dropped(page, dirty, reason)
     }
 }
 
@@ -889,11 +949,35 @@ impl RxQueue {
         self.inner.get()
     }
 
+    /// Makes ready to run `prog` on this queue's frames, for as long as the poll that read it
+    /// runs.
+    #[inline(always)]
+    pub fn runner<'a>(&'a self, prog: ProgRef<'a>) -> Runner<'a> {
+        // SAFETY: All-zero is a valid `xdp_buff` (null pointers, zero sizes).
+        let mut xdp: bindings::xdp_buff = unsafe { core::mem::zeroed() };
+        // SAFETY: `xdp` is a local buffer description; `self` is registered (type invariant)
+        // and outlives the runner that uses it (a frame made from it carries the memory
+        // type, not the info).
+        unsafe { bindings::xdp_init_buff(&mut xdp, page_pool::PAGE_SIZE, self.raw()) };
+        // INVARIANT: set up for `self`; the metadata is not this frame's, but there is none
+        // yet.
+        Runner {
+            mb: MetaBuff {
+                xdp,
+                meta: RxMeta::default(),
+            },
+            rxq: self,
+            prog,
+            dev_bound: prog.dev_bound(),
+        }
+    }
+
     /// Runs `prog` on the `len` bytes the device wrote into `page` at its pool's offset.
     ///
     /// The page is consumed: see [`Verdict`] for what comes back. `XDP_REDIRECT` is flushed
     /// by the NAPI abstraction when the poll returns. `meta` is what the program's metadata
-    /// kfuncs decode (see [`RxMeta`]).
+    /// kfuncs decode (see [`RxMeta`]). A poll running the program on many frames does so with
+    /// one [`Runner`].
     #[inline]
     pub fn run<'p>(
         &self,
@@ -903,14 +987,7 @@ impl RxQueue {
         len: u32,
         meta: RxMeta,
     ) -> Verdict<'p> {
-        self.run_frags_with(
-            rx,
-            prog,
-            (page, len),
-            core::iter::empty(),
-            meta,
-            IntoVerdict,
-        )
+        self.run_with(rx, prog, page, len, meta, IntoVerdict)
     }
 
     /// [`Self::run`], with the outcome handed to `on` instead of returned as a [`Verdict`].
@@ -927,17 +1004,7 @@ impl RxQueue {
         self.run_frags_with(rx, prog, (page, len), core::iter::empty(), meta, on)
     }
 
-    /// Runs `prog` on a frame of several buffers: `head`, a page and the length the device
-    /// wrote into it at its pool's offset, then each fragment's bytes, written the same way
-    /// into its page.
-    ///
-    /// Every page is consumed. The fragments go wherever the frame goes: into the skb of
-    /// [`Verdict::Pass`], the [`Frame`] of [`Verdict::Tx`] or the redirect; a dropped frame's
-    /// fragments go straight back to their pool, and only `head` comes back in
-    /// [`Verdict::Drop`]. A frame of more buffers than an skb takes (`MAX_SKB_FRAGS + 1`), with
-    /// an empty fragment or one that does not fit in its page, or whose program does not
-    /// handle fragments ([`ProgRef::has_frags`]) is dropped as [`DropReason::TooLong`]
-    /// without running the program.
+    /// Runs `prog` on a frame of several buffers: see [`Runner::run_frags_with`].
     #[inline]
     pub fn run_frags<'p, I>(
         &self,
@@ -969,6 +1036,69 @@ impl RxQueue {
         I: IntoIterator<Item = (page_pool::Page<'p>, u32)>,
         H: OnVerdict<'p>,
     {
+        self.runner(prog)
+            .run_frags_with(rx, head, frags, WithMeta { on, meta })
+    }
+}
+
+/// An XDP program made ready to run on the frames of one RX queue during one poll
+/// ([`RxQueue::runner`]): what is the same for every frame is set up once.
+///
+/// # Invariants
+///
+/// `mb.xdp` is a buffer description whose frame size is `PAGE_SIZE` and whose queue info is
+/// `rxq`'s; `dev_bound` is `prog.dev_bound()`. While a program runs, `mb.meta` is the
+/// frame's if `dev_bound`.
+pub struct Runner<'a> {
+    mb: MetaBuff,
+    rxq: &'a RxQueue,
+    prog: ProgRef<'a>,
+    dev_bound: bool,
+}
+
+impl<'a> Runner<'a> {
+    /// The program this runner runs.
+    #[inline]
+    pub fn prog(&self) -> ProgRef<'a> {
+        self.prog
+    }
+
+    /// Runs the program on the `len` bytes the device wrote into `page` at its pool's
+    /// offset, with the outcome handed to `on` ([`RxQueue::run`]).
+    #[inline(always)]
+    pub fn run_with<'p, H: OnVerdict<'p>>(
+        &mut self,
+        rx: &RxContext<'_, '_>,
+        page: page_pool::Page<'p>,
+        len: u32,
+        on: H,
+    ) -> H::Output {
+        self.run_frags_with(rx, (page, len), core::iter::empty(), on)
+    }
+
+    /// Runs the program on a frame of several buffers: `head`, a page and the length the
+    /// device wrote into it at its pool's offset, then each fragment's bytes, written the
+    /// same way into its page.
+    ///
+    /// Every page is consumed. The fragments go wherever the frame goes: into the skb of
+    /// [`Verdict::Pass`], the [`Frame`] of [`Verdict::Tx`] or the redirect; a dropped frame's
+    /// fragments go straight back to their pool, and only `head` comes back in
+    /// [`Verdict::Drop`]. A frame of more buffers than an skb takes (`MAX_SKB_FRAGS + 1`), with
+    /// an empty fragment or one that does not fit in its page, or whose program does not
+    /// handle fragments ([`ProgRef::has_frags`]) is dropped as [`DropReason::TooLong`]
+    /// without running the program.
+    #[inline(always)]
+    pub fn run_frags_with<'p, I, H>(
+        &mut self,
+        rx: &RxContext<'_, '_>,
+        head: (page_pool::Page<'p>, u32),
+        frags: I,
+        on: H,
+    ) -> H::Output
+    where
+        I: IntoIterator<Item = (page_pool::Page<'p>, u32)>,
+        H: OnVerdict<'p>,
+    {
         let (page, len) = head;
         let offset = page.pool_offset();
         if !page_pool::Page::fits(offset, len) {
@@ -981,18 +1111,23 @@ impl RxQueue {
             page.sync_for_cpu(len);
         }
         let hard_start = page.address();
-        // SAFETY: All-zero is a valid `xdp_buff` (null pointers, zero sizes); it is fully set
-        // up below before any use.
-        let zeroed: bindings::xdp_buff = unsafe { core::mem::zeroed() };
-        let mut mb = MetaBuff { xdp: zeroed, meta };
-        // SAFETY: `xdp` is a local buffer description; `self` is registered (type invariant)
-        // and outlives its use, which ends with this call (a frame made from it carries the
-        // memory type, not the info). The page is ours, in the linear map, `PAGE_SIZE` long,
-        // and `offset + len` plus the shared info fit in it (checked above). The metadata area
-        // (`data_meta`) starts empty, right before the data; the program may grow it into the
-        // headroom (`bpf_xdp_adjust_meta()`).
+        // INVARIANT: the metadata is this frame's for a program that can read it.
+        if self.dev_bound {
+            self.mb.meta = on.meta();
+        }
+        let prog = self.prog;
+        let rxq = self.rxq;
+        let mb = &mut self.mb;
+        // No fragments yet: `xdp_buff_add_frag()` below sets the flag again for a frame that
+        // has them. (`flags`, beside `frame_sz`, shares a union with the word `xdp_init_buff()`
+        // writes both through.)
+        mb.xdp.__bindgen_anon_1.__bindgen_anon_1.flags = 0;
+        // SAFETY: `xdp` is our buffer description, whose size and queue info `runner` set.
+        // The page is ours, in the linear map, `PAGE_SIZE` long, and `offset + len` plus the
+        // shared info fit in it (checked above). The metadata area (`data_meta`) starts empty,
+        // right before the data; the program may grow it into the headroom
+        // (`bpf_xdp_adjust_meta()`).
         unsafe {
-            bindings::xdp_init_buff(&mut mb.xdp, page_pool::PAGE_SIZE, self.raw());
             bindings::xdp_prepare_buff(
                 &mut mb.xdp,
                 hard_start.cast(),
@@ -1064,7 +1199,8 @@ impl RxQueue {
         // run; `mb.xdp` describes memory we own. A program without fragment support never sees
         // fragments (checked above). The context is `mb.xdp` through a pointer to the whole
         // `mb`, behind which the metadata kfuncs find `meta` (`RxMeta::from_ctx`).
-        let act = unsafe { bindings::bpf_prog_run_xdp(prog.0.as_ptr(), (&raw mut mb).cast()) };
+        let act =
+            unsafe { bindings::bpf_prog_run_xdp(prog.0.as_ptr(), core::ptr::from_mut(mb).cast()) };
         // The program's helpers keep the list and the flag true when they drop or pull
         // fragments.
         let frags = attached(&mb.xdp, frag_bytes);
@@ -1082,8 +1218,8 @@ impl RxQueue {
                 0
             }
         };
-        // SAFETY: `self` is registered, so its `dev` is the live receiving device.
-        let dev = || unsafe { (*self.raw()).dev };
+        // SAFETY: `rxq` is registered, so its `dev` is the live receiving device.
+        let dev = || unsafe { (*rxq.raw()).dev };
         // Tested first: a drop is the verdict whose per-frame cost matters most (filtering).
         if act == bindings::xdp_action_XDP_DROP {
             frags.recycle(rx);

@@ -864,6 +864,12 @@ impl<'p> xdp::OnVerdict<'p> for XdpOutcome<'_, '_, '_, '_, '_> {
     type Output = ();
 
     #[inline(always)]
+    fn meta(&self) -> xdp::RxMeta {
+        // Still the device's write-back: nothing was posted at `last` since.
+        rx_meta(self.rx.desc.read(self.last, 0), self.hi)
+    }
+
+    #[inline(always)]
     fn pass(self, buff: xdp::Buff<'p>) {
         self.vector.xdp_pass(
             self.rx,
@@ -1254,7 +1260,12 @@ impl<'bound> VectorData<'bound> {
         dev: &netdev::Device<IgbNet<'_>>,
         ctx: &RxContext<'_, '_>,
     ) -> u32 {
-        let xdp = if XDP { xdp } else { None };
+        // What is the same for every frame of the poll is set up once.
+        let mut xdp = if XDP {
+            xdp.map(|(rxq, prog)| rxq.runner(prog))
+        } else {
+            None
+        };
         let budget = ctx.budget();
         let copybreak = dev.data().copybreak.load(Relaxed);
         // `ethtool -K rx off` / `rxhash off` apply from the next poll on.
@@ -1290,7 +1301,7 @@ impl<'bound> VectorData<'bound> {
             if hi & RXD_STAT_EOP == 0
                 && !rx.discard
                 && rx.partial.is_none()
-                && xdp.is_some_and(|(_, p)| p.has_frags())
+                && xdp.as_ref().is_some_and(|r| r.prog().has_frags())
             {
                 match rx.frame_rest(i) {
                     FrameRest::Done(n) => more = n,
@@ -1333,7 +1344,7 @@ impl<'bound> VectorData<'bound> {
                 continue;
             }
 
-            if let Some((rxq, prog)) = xdp {
+            if let Some(runner) = xdp.as_mut() {
                 // A program without fragment support sees whole frames in one buffer only:
                 // `xdp_setup` and `change_mtu` keep the MTU there, so a longer frame is
                 // dropped, and so is one longer than the largest MTU (`FrameRest::TooLong`).
@@ -1351,7 +1362,6 @@ impl<'bound> VectorData<'bound> {
                         t.errors += 1;
                         continue;
                     }
-                    let meta = rx_meta(rx.desc.read(i, 0), hi);
                     let on = XdpOutcome {
                         vector: self,
                         rx: &mut *rx,
@@ -1365,7 +1375,7 @@ impl<'bound> VectorData<'bound> {
                         totals: &mut t,
                         counts: &mut xc,
                     };
-                    rxq.run_with(ctx, prog, page, len, meta, on);
+                    runner.run_with(ctx, page, len, on);
                     continue;
                 }
                 // The rest of the frame, all written (`frame_rest`).
@@ -1402,7 +1412,6 @@ impl<'bound> VectorData<'bound> {
                     continue;
                 }
                 let last = ring_prev(rx.next_to_clean, rx.size) as usize;
-                let meta = rx_meta(rx.desc.read(last, 0), hi);
                 let on = XdpOutcome {
                     vector: self,
                     rx: &mut *rx,
@@ -1417,7 +1426,7 @@ impl<'bound> VectorData<'bound> {
                     counts: &mut xc,
                 };
                 let frags = frags.into_iter().flatten();
-                rxq.run_frags_with(ctx, prog, (page, len), frags, meta, on);
+                runner.run_frags_with(ctx, (page, len), frags, on);
                 continue;
             }
             let skb = match rx.partial.take() {
