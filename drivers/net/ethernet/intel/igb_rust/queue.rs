@@ -1295,6 +1295,46 @@ impl<'bound> VectorData<'bound> {
             }
             // Read the rest of the descriptor only after seeing DD.
             dma_mb(Read);
+            // The common case with a program: a whole frame in one buffer, with no error and
+            // none unfinished before it. Anything else takes the general path below.
+            if let Some(runner) = xdp.as_mut() {
+                if !DROP_ALL
+                    && hi & (RXD_STAT_EOP | RXD_ERR_FRAME) == RXD_STAT_EOP
+                    && !rx.discard
+                    && rx.partial.is_none()
+                {
+                    rx.next_to_clean = ring_next(rx.next_to_clean, rx.size);
+                    cleaned += 1;
+                    let len = ((hi >> 32) & 0xffff) as u32;
+                    // A page of another pool goes back to it (`take_parked`).
+                    match pool.take_parked(&mut rx.pages[i]) {
+                        Some(page) if len != 0 && len <= RX_BUF_LEN => {
+                            let on = XdpOutcome {
+                                vector: self,
+                                rx: &mut *rx,
+                                pool,
+                                ctx,
+                                dev,
+                                total: len,
+                                hi,
+                                last: i,
+                                offloads,
+                                totals: &mut t,
+                                counts: &mut xc,
+                            };
+                            runner.run_with(ctx, page, len, on);
+                        }
+                        // Nothing written, or past the buffer.
+                        Some(page) => {
+                            page.recycle(ctx, len.min(RX_BUF_LEN));
+                            t.errors += 1;
+                        }
+                        // A descriptor completed without a buffer: the device is confused.
+                        None => t.errors += 1,
+                    }
+                    continue;
+                }
+            }
             // The first buffer of a frame of several, for a program that takes them all: the
             // program sees the frame whole, or not yet.
             let mut more = 0;
