@@ -1116,7 +1116,6 @@ impl<'a> Runner<'a> {
             self.mb.meta = on.meta();
         }
         let prog = self.prog;
-        let rxq = self.rxq;
         let mb = &mut self.mb;
         // No fragments yet: `xdp_buff_add_frag()` below sets the flag again for a frame that
         // has them. (`flags`, beside `frame_sz`, shares a union with the word `xdp_init_buff()`
@@ -1218,8 +1217,9 @@ impl<'a> Runner<'a> {
                 0
             }
         };
-        // SAFETY: `rxq` is registered, so its `dev` is the live receiving device.
-        let dev = || unsafe { (*rxq.raw()).dev };
+        // SAFETY: `rxq` is registered, so its `dev` is the live receiving device. Read through
+        // `self` where used (the cold verdicts), not kept across the program's call.
+        let dev = || unsafe { (*self.rxq.raw()).dev };
         // Tested first: a drop is the verdict whose per-frame cost matters most (filtering).
         if act == bindings::xdp_action_XDP_DROP {
             frags.recycle(rx);

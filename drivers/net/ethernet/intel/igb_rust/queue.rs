@@ -1297,7 +1297,9 @@ impl<'bound> VectorData<'bound> {
             dma_mb(Read);
             // The common case with a program: a whole frame in one buffer, with no error and
             // none unfinished before it. Anything else takes the general path below.
-            if let Some(runner) = xdp.as_mut() {
+            // (`XDP` first: without a program the runner's slot, whose buffer the program's call
+            // sees, is not even looked at.)
+            if let Some(runner) = xdp.as_mut().filter(|_| XDP) {
                 if !DROP_ALL
                     && hi & (RXD_STAT_EOP | RXD_ERR_FRAME) == RXD_STAT_EOP
                     && !rx.discard
@@ -1341,6 +1343,7 @@ impl<'bound> VectorData<'bound> {
             if hi & RXD_STAT_EOP == 0
                 && !rx.discard
                 && rx.partial.is_none()
+                && XDP
                 && xdp.as_ref().is_some_and(|r| r.prog().has_frags())
             {
                 match rx.frame_rest(i) {
@@ -1384,7 +1387,7 @@ impl<'bound> VectorData<'bound> {
                 continue;
             }
 
-            if let Some(runner) = xdp.as_mut() {
+            if let Some(runner) = xdp.as_mut().filter(|_| XDP) {
                 // A program without fragment support sees whole frames in one buffer only:
                 // `xdp_setup` and `change_mtu` keep the MTU there, so a longer frame is
                 // dropped, and so is one longer than the largest MTU (`FrameRest::TooLong`).
@@ -1523,7 +1526,7 @@ impl<'bound> VectorData<'bound> {
         if xc.tx {
             self.kick_tx(dev, rx.queue, ctx.napi());
         }
-        if xdp.is_some() {
+        if XDP && xdp.is_some() {
             self.stats.xdp_drop.add(xc.drop, Relaxed);
             self.stats.xdp_redirect.add(xc.redirect, Relaxed);
             self.stats.xdp_aborted.add(xc.aborted, Relaxed);
