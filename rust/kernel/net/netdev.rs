@@ -322,10 +322,10 @@ pub trait Operations: Sized + Send + Sync {
 
     /// The RSS hash of the frame an XDP program runs on and what it covers (`xmo_rx_hash`,
     /// the kfunc `bpf_xdp_metadata_rx_hash()`), decoded from the [`xdp::RxMeta`] the driver
-    /// gave with the frame ([`xdp::OnVerdict::meta`]); `Err(ENODATA)` for a frame the device computed none for.
-    /// Called from the program, in the poll's softirq, and only while `NETIF_F_RXHASH` is on:
-    /// otherwise the program gets `ENODATA` without a call. Implementing it makes the device
-    /// offer the kfunc (`xdp-rx-metadata-features`).
+    /// gave with the frame ([`xdp::OnVerdict::meta`]); `Err(ENODATA)` for a frame the device
+    /// computed none for. Called from the program, in the poll's softirq, and only while
+    /// `NETIF_F_RXHASH` is on: otherwise the program gets `ENODATA` without a call.
+    /// Implementing it makes the device offer the kfunc (`xdp-rx-metadata-features`).
     #[inline]
     fn xdp_rx_hash(_meta: &xdp::RxMeta) -> Result<(u32, xdp::RssHashType)> {
         build_error!(VTABLE_DEFAULT_ERROR)

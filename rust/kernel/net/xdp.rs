@@ -363,8 +363,9 @@ pub enum Verdict<'p> {
 }
 
 /// What a driver does with the outcome of an XDP program, for [`Runner::run_with`] and
-/// [`Runner::run_frags_with`] (and the same methods of [`RxQueue`]), which call exactly one method, once, with what the verdict
-/// leaves to the driver (the same as the variants of [`Verdict`] carry).
+/// [`Runner::run_frags_with`] (and the same methods of [`RxQueue`]), which call exactly one
+/// method, once, with what the verdict leaves to the driver (the same as the variants of
+/// [`Verdict`] carry), after asking [`OnVerdict::meta`] at most once.
 ///
 /// The methods take `self` (so no more than one can run): a handler is typically a set of
 /// borrows of the poll's state (the ring, the counters) made for one frame. Marking them
@@ -376,12 +377,9 @@ pub trait OnVerdict<'p> {
 
     /// The frame's metadata for the program's metadata kfuncs. Asked for before the program
     /// runs, and only if it is one that can call them ([`ProgRef::dev_bound`]): a driver
-    /// reads the descriptor words it keeps here, not on every frame. Frames of a driver that
-    /// keeps none have the default.
-    #[inline(always)]
-    fn meta(&self) -> RxMeta {
-        RxMeta::default()
-    }
+    /// reads the descriptor words it keeps here, not on every frame. A driver that keeps
+    /// none (it implements neither `xdp_rx_hash` nor `xdp_rx_vlan_tag`) returns the default.
+    fn meta(&self) -> RxMeta;
 
     /// `XDP_PASS`: the frame, possibly moved or resized by the program, goes up the stack.
     fn pass(self, buff: Buff<'p>) -> Self::Output;
@@ -405,6 +403,12 @@ struct IntoVerdict;
 
 impl<'p> OnVerdict<'p> for IntoVerdict {
     type Output = Verdict<'p>;
+
+    /// Never asked: [`RxQueue::run`] wraps it in a [`WithMeta`].
+    #[inline(always)]
+    fn meta(&self) -> RxMeta {
+        RxMeta::default()
+    }
 
     #[inline(always)]
     fn pass(self, buff: Buff<'p>) -> Verdict<'p> {
@@ -991,6 +995,7 @@ impl RxQueue {
     }
 
     /// [`Self::run`], with the outcome handed to `on` instead of returned as a [`Verdict`].
+    /// The program's kfuncs see `meta`: `on`'s own [`OnVerdict::meta`] is not asked.
     #[inline(always)]
     pub fn run_with<'p, H: OnVerdict<'p>>(
         &self,
@@ -1144,8 +1149,8 @@ impl<'a> Runner<'a> {
         // INVARIANT: the fragments attached to `xdp` so far (none while `frag_bytes` is 0:
         // every fragment attached is not empty), listed in our page's shared info and owned
         // here until the verdict. Only `xdp_buff_add_frag()` sets the buffer's fragment flag
-        // (`xdp_init_buff()` clears it, BPF helpers only keep or clear it), so a frame of one
-        // buffer need not read it.
+        // (the reset to 0 above clears it, as C's `xdp_reinit_buff()` would; BPF helpers only
+        // keep or clear it), so a frame of one buffer need not read it.
         let attached = |xdp: &bindings::xdp_buff, frag_bytes: u32| Frags {
             sinfo,
             // SAFETY: Reads the flags of our local, initialised buffer description.
@@ -1200,6 +1205,10 @@ impl<'a> Runner<'a> {
         // `mb`, behind which the metadata kfuncs find `meta` (`RxMeta::from_ctx`).
         let act =
             unsafe { bindings::bpf_prog_run_xdp(prog.0.as_ptr(), core::ptr::from_mut(mb).cast()) };
+        // INVARIANT: a program cannot write its context's fields (`xdp_is_valid_access()`
+        // refuses it for any program not offloaded to a device), and its helpers, the frame
+        // conversion and the redirect below write only the data pointers, `flags` and the
+        // shared info: the buffer's size and queue info stay as `runner` set them.
         // The program's helpers keep the list and the flag true when they drop or pull
         // fragments.
         let frags = attached(&mb.xdp, frag_bytes);

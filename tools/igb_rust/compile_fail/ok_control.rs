@@ -59,6 +59,10 @@ struct Dropper<'a, 'c, 'n> {
 impl<'p> OnVerdict<'p> for Dropper<'_, '_, '_> {
     type Output = Option<Buff<'p>>;
 
+    fn meta(&self) -> RxMeta {
+        RxMeta::default()
+    }
+
     fn pass(self, buff: Buff<'p>) -> Option<Buff<'p>> {
         Some(buff)
     }
@@ -90,6 +94,34 @@ fn xdp_rx_with(ctx: &RxContext<'_, '_>, rxq: &RxQueue, prog: ProgRef<'_>, page: 
         match buff.build_skb(ctx) {
             Ok(skb) => ctx.gro_receive(skb),
             Err((page, dirty)) => page.recycle(ctx, dirty),
+        }
+    }
+    dropped
+}
+
+#[allow(dead_code)]
+fn xdp_runner(
+    ctx: &RxContext<'_, '_>,
+    slot: &ProgSlot,
+    rxq: &RxQueue,
+    pages: [Page<'_>; 2],
+) -> u32 {
+    let mut dropped = 0;
+    let Some(prog) = slot.get(ctx) else {
+        return 0;
+    };
+    // One runner for the frames of the poll.
+    let mut runner = rxq.runner(prog);
+    for page in pages {
+        let on = Dropper {
+            ctx,
+            dropped: &mut dropped,
+        };
+        if let Some(buff) = runner.run_with(ctx, page, 64, on) {
+            match buff.build_skb(ctx) {
+                Ok(skb) => ctx.gro_receive(skb),
+                Err((page, dirty)) => page.recycle(ctx, dirty),
+            }
         }
     }
     dropped

@@ -28,6 +28,10 @@ struct Keeper<'k, 'p> {
 impl<'p> OnVerdict<'p> for Keeper<'_, 'p> {
     type Output = ();
 
+    fn meta(&self) -> RxMeta {
+        RxMeta::default()
+    }
+
     fn pass(self, buff: Buff<'p>) {
         drop(buff);
     }
