@@ -1297,8 +1297,9 @@ impl<'bound> VectorData<'bound> {
             dma_mb(Read);
             // The common case with a program: a whole frame in one buffer, with no error and
             // none unfinished before it. Anything else takes the general path below.
-            // (`XDP` first: without a program the runner's slot, whose buffer the program's call
-            // sees, is not even looked at.)
+            // (Filtered on the constant `XDP`: in the loop compiled without a program this and
+            // the program's paths below are dead code, and the runner's slot, whose buffer the
+            // program's call would see, is not reloaded on every frame.)
             if let Some(runner) = xdp.as_mut().filter(|_| XDP) {
                 if !DROP_ALL
                     && hi & (RXD_STAT_EOP | RXD_ERR_FRAME) == RXD_STAT_EOP
