@@ -1393,33 +1393,18 @@ impl<'bound> VectorData<'bound> {
                 // `xdp_setup` and `change_mtu` keep the MTU there, so a longer frame is
                 // dropped, and so is one longer than the largest MTU (`FrameRest::TooLong`).
                 // `more` is 0 unless the buffer starts a frame the program takes whole.
+                // A whole frame in one buffer without error took the straight path above: what
+                // is left here is a buffer of a frame the program does not take whole (or that
+                // began before it came), or a frame the device marked bad.
                 if more == 0 {
+                    page.recycle(ctx, len);
                     if !eop || rx.partial.is_some() {
-                        page.recycle(ctx, len);
                         rx.partial = None;
                         rx.discard = !eop;
                         xc.aborted = xc.aborted.wrapping_add(1);
-                        continue;
-                    }
-                    if hi & RXD_ERR_FRAME != 0 {
-                        page.recycle(ctx, len);
+                    } else {
                         t.errors += 1;
-                        continue;
                     }
-                    let on = XdpOutcome {
-                        vector: self,
-                        rx: &mut *rx,
-                        pool,
-                        ctx,
-                        dev,
-                        total: len,
-                        hi,
-                        last: i,
-                        offloads,
-                        totals: &mut t,
-                        counts: &mut xc,
-                    };
-                    runner.run_with(ctx, page, len, on);
                     continue;
                 }
                 // The rest of the frame, all written (`frame_rest`).
