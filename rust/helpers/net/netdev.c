@@ -211,3 +211,8 @@ __rust_helper bool rust_helper_netif_tx_owned(struct netdev_queue *txq, unsigned
 {
 	return netif_tx_owned(txq, cpu);
 }
+
+__rust_helper void rust_helper_txq_trans_cond_update(struct netdev_queue *txq)
+{
+	txq_trans_cond_update(txq);
+}

@@ -1131,6 +1131,16 @@ impl<T: Operations> XmitGuard<'_, T> {
     pub fn queue(&self) -> &TxQueue {
         self.txq
     }
+
+    /// Records that the queue sent something now (`txq_trans_cond_update()`): frames a
+    /// driver queues outside `start_xmit` (XDP) must refresh the time the core's TX watchdog
+    /// judges a stopped queue by, or a queue kept busy by them looks stuck.
+    #[inline]
+    pub fn trans_update(&self) {
+        // SAFETY: `txq` is a valid queue whose xmit lock this CPU holds (type invariant), the
+        // lock that orders writers of `trans_start`.
+        unsafe { bindings::txq_trans_cond_update(self.txq.0.get()) };
+    }
 }
 
 impl<T: Operations> core::ops::Deref for XmitGuard<'_, T> {
