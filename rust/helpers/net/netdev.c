@@ -216,3 +216,8 @@ __rust_helper void rust_helper_txq_trans_cond_update(struct netdev_queue *txq)
 {
 	txq_trans_cond_update(txq);
 }
+
+__rust_helper bool rust_helper_device_can_wakeup(struct device *dev)
+{
+	return device_can_wakeup(dev);
+}

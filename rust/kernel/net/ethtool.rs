@@ -57,18 +57,75 @@ impl Tunable {
 pub enum StringSet {
     /// Names of the `ethtool -S` statistics.
     Stats,
+    /// Names of the self-tests (`ethtool -t`): written by the abstraction from
+    /// [`Operations::SELF_TESTS`], never asked of the driver.
+    Test,
     /// Any other set.
     Other(u32),
 }
 
 impl StringSet {
     fn from_raw(set: u32) -> Self {
-        if set == bindings::ethtool_stringset_ETH_SS_STATS {
-            StringSet::Stats
-        } else {
-            StringSet::Other(set)
+        match set {
+            bindings::ethtool_stringset_ETH_SS_STATS => StringSet::Stats,
+            bindings::ethtool_stringset_ETH_SS_TEST => StringSet::Test,
+            other => StringSet::Other(other),
         }
     }
+}
+
+crate::impl_flags!(
+    /// Events that wake the system up (`ethtool -s DEV wol ...`, `WAKE_*`). SecureOn
+    /// passwords and filters are not offered: the core refuses them.
+    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+    pub struct Wol(u32);
+
+    /// One wake-up event.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub enum WolEvent {
+        /// A link change (`p`, `WAKE_PHY`).
+        Phy = bindings::WAKE_PHY,
+        /// A frame to the device's unicast address (`u`, `WAKE_UCAST`).
+        Unicast = bindings::WAKE_UCAST,
+        /// A multicast frame (`m`, `WAKE_MCAST`).
+        Multicast = bindings::WAKE_MCAST,
+        /// A broadcast frame (`b`, `WAKE_BCAST`).
+        Broadcast = bindings::WAKE_BCAST,
+        /// An ARP request (`a`, `WAKE_ARP`).
+        Arp = bindings::WAKE_ARP,
+        /// A magic packet (`g`, `WAKE_MAGIC`).
+        Magic = bindings::WAKE_MAGIC,
+    }
+);
+
+impl Wol {
+    /// The events of `raw` (`WAKE_*` bits) this type can hold, and whether every bit was one.
+    fn from_raw(raw: u32) -> (Self, bool) {
+        let known = raw & Self::all_bits();
+        (Self(known), known == raw)
+    }
+}
+
+/// Wake-on-LAN as `ethtool DEV` shows it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct WolSettings {
+    /// The events the device can wake the system on.
+    pub supported: Wol,
+    /// The events it is to wake the system on.
+    pub enabled: Wol,
+}
+
+/// What `ethtool -p` asks of the device's identification LED (`enum ethtool_phys_id_state`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PhysId {
+    /// Identification starts.
+    Active,
+    /// Turn the LED on (between `Active` and `Inactive`, at the rate `Active` returned).
+    On,
+    /// Turn the LED off.
+    Off,
+    /// Identification ends: the LED goes back to its normal use.
+    Inactive,
 }
 
 /// Driver information (`ethtool -i`).
@@ -522,6 +579,65 @@ pub trait Operations: netdev::Operations {
         build_error!(VTABLE_DEFAULT_ERROR)
     }
 
+    /// Wake-on-LAN (`ethtool DEV`). The abstraction reports nothing supported or enabled for
+    /// a device whose bus says it cannot wake the system (`device_can_wakeup()`).
+    fn get_wol(_dev: &Device<Self>) -> WolSettings {
+        build_error!(VTABLE_DEFAULT_ERROR)
+    }
+
+    /// Wakes the system on exactly `wol` from now on (`ethtool -s DEV wol ...`): the
+    /// abstraction refused events [`Operations::get_wol`] does not report as supported
+    /// (`EINVAL`) and any event for a device that cannot wake the system (`EOPNOTSUPP`), and
+    /// on success records in the device whether it may wake the system
+    /// (`device_set_wakeup_enable()`), which the bus's suspend reads. Installed only with
+    /// `get_wol`.
+    fn set_wol(_dev: &Device<Self>, _wol: Wol) -> Result {
+        build_error!(VTABLE_DEFAULT_ERROR)
+    }
+
+    /// Restarts autonegotiation (`ethtool -r`). Runs under RTNL.
+    fn nway_reset(_dev: &Device<Self>) -> Result {
+        build_error!(VTABLE_DEFAULT_ERROR)
+    }
+
+    /// Identifies the port (`ethtool -p`): [`PhysId::Active`] returns how many times a second
+    /// the core should turn the LED on and off ([`PhysId::On`], [`PhysId::Off`]; at most
+    /// `i32::MAX`), or 0 if the device blinks it by itself until [`PhysId::Inactive`]. Each
+    /// call runs under RTNL; between them the core waits without it.
+    fn set_phys_id(_dev: &Device<Self>, _state: PhysId) -> Result<u32> {
+        build_error!(VTABLE_DEFAULT_ERROR)
+    }
+
+    /// The size in bytes of the device's EEPROM (NVM) that `ethtool -e` dumps; 0 for none.
+    fn get_eeprom_len(_dev: &Device<Self>) -> u32 {
+        build_error!(VTABLE_DEFAULT_ERROR)
+    }
+
+    /// Reads the EEPROM bytes from byte `offset` on into `buf` (`ethtool -e`), and returns the
+    /// magic number a write would have to pass back. The range lies inside
+    /// [`Operations::get_eeprom_len`] (the abstraction checked it) and `buf` is not empty.
+    /// Installed only with `get_eeprom_len`. Runs under RTNL.
+    fn get_eeprom(_dev: &Device<Self>, _offset: u32, _buf: &mut [u8]) -> Result<u32> {
+        build_error!(VTABLE_DEFAULT_ERROR)
+    }
+
+    /// The names of the device's self-tests (`ethtool -t`), in the order of their results;
+    /// their number is fixed, so the core's buffers always fit. Empty for none.
+    const SELF_TESTS: &'static [&'static str] = &[];
+
+    /// Runs the self-tests (`ethtool -t`) and writes one result per test into `results`
+    /// ([`Operations::SELF_TESTS`] long; 0 means passed); returns whether all passed.
+    /// `offline`: the user allows tests that interrupt traffic (the interface may be brought
+    /// down and up again meanwhile). Runs under RTNL. Installed only with `SELF_TESTS`.
+    fn self_test(
+        _dev: &Device<Self>,
+        _rtnl: &mut Rtnl,
+        _offline: bool,
+        _results: &mut [u64],
+    ) -> bool {
+        build_error!(VTABLE_DEFAULT_ERROR)
+    }
+
     /// Number of entries of the RSS indirection table (`ethtool -x`); 0 for none.
     const RSS_INDIR_SIZE: u32 = 0;
     /// Length in bytes of the RSS hash key; 0 for none.
@@ -581,6 +697,9 @@ pub const fn table<T: Operations>() -> Table<T> {
 struct Adapter<T: Operations>(PhantomData<T>);
 
 impl<T: Operations> Adapter<T> {
+    /// The driver has self-tests: a name for each, and the function that runs them.
+    const HAS_TESTS: bool = T::HAS_SELF_TEST && !T::SELF_TESTS.is_empty();
+
     const VTABLE: bindings::ethtool_ops = bindings::ethtool_ops {
         get_drvinfo: if T::HAS_GET_DRVINFO {
             Some(Self::get_drvinfo)
@@ -631,13 +750,49 @@ impl<T: Operations> Adapter<T> {
         } else {
             None
         },
-        get_sset_count: if T::HAS_GET_STRINGS {
+        get_sset_count: if T::HAS_GET_STRINGS || Self::HAS_TESTS {
             Some(Self::get_sset_count)
         } else {
             None
         },
-        get_strings: if T::HAS_GET_STRINGS {
+        get_strings: if T::HAS_GET_STRINGS || Self::HAS_TESTS {
             Some(Self::get_strings)
+        } else {
+            None
+        },
+        self_test: if Self::HAS_TESTS {
+            Some(Self::self_test)
+        } else {
+            None
+        },
+        get_wol: if T::HAS_GET_WOL {
+            Some(Self::get_wol)
+        } else {
+            None
+        },
+        // The core asks `get_wol` what is supported before it calls `set_wol`.
+        set_wol: if T::HAS_SET_WOL && T::HAS_GET_WOL {
+            Some(Self::set_wol)
+        } else {
+            None
+        },
+        nway_reset: if T::HAS_NWAY_RESET {
+            Some(Self::nway_reset)
+        } else {
+            None
+        },
+        set_phys_id: if T::HAS_SET_PHYS_ID {
+            Some(Self::set_phys_id)
+        } else {
+            None
+        },
+        get_eeprom_len: if T::HAS_GET_EEPROM_LEN && T::HAS_GET_EEPROM {
+            Some(Self::get_eeprom_len)
+        } else {
+            None
+        },
+        get_eeprom: if T::HAS_GET_EEPROM_LEN && T::HAS_GET_EEPROM {
+            Some(Self::get_eeprom)
         } else {
             None
         },
@@ -965,8 +1120,9 @@ impl<T: Operations> Adapter<T> {
             // SAFETY: The core calls us for a net_device with this table, as `Self::dev` requires.
             let d = unsafe { Self::dev(dev) };
             match StringSet::from_raw(set as u32) {
-                StringSet::Stats => Ok(c_int::try_from(d.stats_count())?),
-                StringSet::Other(_) => Err(EOPNOTSUPP),
+                StringSet::Stats if T::HAS_GET_STRINGS => Ok(c_int::try_from(d.stats_count())?),
+                StringSet::Test if Self::HAS_TESTS => Ok(c_int::try_from(T::SELF_TESTS.len())?),
+                _ => Err(EOPNOTSUPP),
             }
         })
     }
@@ -979,7 +1135,18 @@ impl<T: Operations> Adapter<T> {
         // SAFETY: The core calls us for a net_device with this table, as `Self::dev` requires.
         let d = unsafe { Self::dev(dev) };
         let set = StringSet::from_raw(set);
-        if set != StringSet::Stats {
+        if set == StringSet::Test && Self::HAS_TESTS {
+            // SAFETY: Every caller sizes `data` from `get_sset_count` for the same set, which
+            // is the fixed length of `SELF_TESTS`.
+            let buf =
+                unsafe { core::slice::from_raw_parts_mut(data, T::SELF_TESTS.len() * GSTRING_LEN) };
+            let mut w = StringWriter { buf, pos: 0 };
+            for name in T::SELF_TESTS {
+                w.push(name);
+            }
+            return;
+        }
+        if set != StringSet::Stats || !T::HAS_GET_STRINGS {
             return;
         }
         let n = d.stats_count() as usize;
@@ -1309,5 +1476,177 @@ impl<T: Operations> Adapter<T> {
             T::set_rxfh_fields(d, FlowType::from_raw(f.flow_type), f.data)?;
             Ok(0)
         })
+    }
+}
+
+impl<T: Operations> Adapter<T> {
+    /// The device the net_device was registered for, if its bus says it can wake the system.
+    ///
+    /// # Safety
+    ///
+    /// `dev` must be a live net_device.
+    unsafe fn wake_parent(dev: *mut bindings::net_device) -> Option<*mut bindings::device> {
+        // SAFETY: `dev` is live (safety requirement); its parent, set before registration,
+        // outlives it.
+        let parent = unsafe { (*dev).dev.parent };
+        // SAFETY: A non-null parent is a live device.
+        (!parent.is_null() && unsafe { bindings::device_can_wakeup(parent) }).then_some(parent)
+    }
+
+    /// # Safety
+    ///
+    /// Only the ethtool core calls this, for a net_device registered with this table and
+    /// with argument pointers valid for the call.
+    unsafe extern "C" fn get_wol(
+        dev: *mut bindings::net_device,
+        wol: *mut bindings::ethtool_wolinfo,
+    ) {
+        // SAFETY: The core calls us for a net_device with this table, with `wol` valid and
+        // exclusive for the call.
+        let (d, wol) = unsafe { (Self::dev(dev), &mut *wol) };
+        // SAFETY: `dev` is live for the call.
+        let s = if unsafe { Self::wake_parent(dev) }.is_some() {
+            T::get_wol(d)
+        } else {
+            WolSettings::default()
+        };
+        wol.supported = s.supported.into();
+        // Only what is supported is reported enabled.
+        wol.wolopts = u32::from(s.enabled) & wol.supported;
+    }
+
+    /// # Safety
+    ///
+    /// As for `get_wol`.
+    unsafe extern "C" fn set_wol(
+        dev: *mut bindings::net_device,
+        wol: *mut bindings::ethtool_wolinfo,
+    ) -> c_int {
+        from_result(|| {
+            // SAFETY: As in `get_wol`.
+            let (d, wol) = unsafe { (Self::dev(dev), &*wol) };
+            let (events, known) = Wol::from_raw(wol.wolopts);
+            // SAFETY: `dev` is live for the call.
+            let Some(parent) = (unsafe { Self::wake_parent(dev) }) else {
+                return if wol.wolopts == 0 {
+                    Ok(0)
+                } else {
+                    Err(EOPNOTSUPP)
+                };
+            };
+            // The core checked against `get_wol`'s answer; checked again for any caller.
+            let supported = u32::from(T::get_wol(d).supported);
+            if !known || wol.wolopts & !supported != 0 {
+                return Err(EINVAL);
+            }
+            T::set_wol(d, events)?;
+            // SAFETY: `parent` is a live device that can wake the system. Its result only
+            // says that it cannot, which was checked.
+            let _ = unsafe { bindings::device_set_wakeup_enable(parent, wol.wolopts != 0) };
+            Ok(0)
+        })
+    }
+
+    /// # Safety
+    ///
+    /// Only the ethtool core calls this, for a net_device registered with this table.
+    unsafe extern "C" fn nway_reset(dev: *mut bindings::net_device) -> c_int {
+        from_result(|| {
+            // SAFETY: The core calls us for a net_device with this table.
+            let d = unsafe { Self::dev(dev) };
+            T::nway_reset(d)?;
+            Ok(0)
+        })
+    }
+
+    /// # Safety
+    ///
+    /// Only the ethtool core calls this, for a net_device registered with this table.
+    unsafe extern "C" fn set_phys_id(
+        dev: *mut bindings::net_device,
+        state: bindings::ethtool_phys_id_state,
+    ) -> c_int {
+        from_result(|| {
+            // SAFETY: The core calls us for a net_device with this table.
+            let d = unsafe { Self::dev(dev) };
+            let state = match state {
+                bindings::ethtool_phys_id_state_ETHTOOL_ID_ACTIVE => PhysId::Active,
+                bindings::ethtool_phys_id_state_ETHTOOL_ID_ON => PhysId::On,
+                bindings::ethtool_phys_id_state_ETHTOOL_ID_OFF => PhysId::Off,
+                _ => PhysId::Inactive,
+            };
+            let rate = T::set_phys_id(d, state)?;
+            // Only `Active`'s answer means anything to the core; the others must be 0.
+            Ok(if state == PhysId::Active {
+                c_int::try_from(rate).unwrap_or(c_int::MAX)
+            } else {
+                0
+            })
+        })
+    }
+
+    /// # Safety
+    ///
+    /// Only the ethtool core calls this, for a net_device registered with this table.
+    unsafe extern "C" fn get_eeprom_len(dev: *mut bindings::net_device) -> c_int {
+        // SAFETY: The core calls us for a net_device with this table.
+        Self::eeprom_len_of(unsafe { Self::dev(dev) })
+    }
+
+    /// # Safety
+    ///
+    /// Only the ethtool core calls this, for a net_device registered with this table and
+    /// with argument pointers valid for the call.
+    unsafe extern "C" fn get_eeprom(
+        dev: *mut bindings::net_device,
+        ee: *mut bindings::ethtool_eeprom,
+        bytes: *mut u8,
+    ) -> c_int {
+        from_result(|| {
+            // SAFETY: The core calls us for a net_device with this table, with `ee` valid and
+            // exclusive for the call.
+            let (d, ee) = unsafe { (Self::dev(dev), &mut *ee) };
+            // The core checked the range against `get_eeprom_len`; checked again here, since
+            // the driver's slice is built from it.
+            let len = u32::try_from(Self::eeprom_len_of(d))?;
+            let end = ee.offset.checked_add(ee.len).ok_or(EINVAL)?;
+            if ee.len == 0 || end > len {
+                return Err(EINVAL);
+            }
+            // SAFETY: The only caller (`ethtool_get_any_eeprom()`) passes a `PAGE_SIZE` buffer
+            // and at most that many bytes in `ee.len` per call, for the call.
+            let buf = unsafe { core::slice::from_raw_parts_mut(bytes, ee.len as usize) };
+            ee.magic = T::get_eeprom(d, ee.offset, buf)?;
+            Ok(0)
+        })
+    }
+
+    /// The driver's EEPROM length, as the core's `int`.
+    fn eeprom_len_of(d: &Device<T>) -> c_int {
+        c_int::try_from(T::get_eeprom_len(d)).unwrap_or(c_int::MAX)
+    }
+
+    /// # Safety
+    ///
+    /// Only the ethtool core calls this, for a net_device registered with this table and
+    /// with argument pointers valid for the call, under RTNL.
+    unsafe extern "C" fn self_test(
+        dev: *mut bindings::net_device,
+        test: *mut bindings::ethtool_test,
+        data: *mut u64,
+    ) {
+        // SAFETY: The core calls us for a net_device with this table, with `test` valid and
+        // exclusive for the call.
+        let (d, test) = unsafe { (Self::dev(dev), &mut *test) };
+        // SAFETY: The only caller (`ethtool_self_test()`) allocates `data` with as many `u64`s
+        // as `get_sset_count(ETH_SS_TEST)` returned, the fixed length of `SELF_TESTS`.
+        let results = unsafe { core::slice::from_raw_parts_mut(data, T::SELF_TESTS.len()) };
+        // SAFETY: The core holds RTNL around the ioctl for a device without instance-lock
+        // operations (`Device`'s invariants), as for `set_channels`.
+        let mut rtnl = unsafe { Rtnl::assume_held() };
+        let offline = test.flags & bindings::ethtool_test_flags_ETH_TEST_FL_OFFLINE != 0;
+        if !T::self_test(d, &mut rtnl, offline, results) {
+            test.flags |= bindings::ethtool_test_flags_ETH_TEST_FL_FAILED;
+        }
     }
 }
