@@ -221,3 +221,8 @@ __rust_helper bool rust_helper_device_can_wakeup(struct device *dev)
 {
 	return device_can_wakeup(dev);
 }
+
+__rust_helper bool rust_helper_device_may_wakeup(struct device *dev)
+{
+	return device_may_wakeup(dev);
+}

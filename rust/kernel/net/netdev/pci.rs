@@ -230,6 +230,9 @@ impl<D: Driver> Adapter<D> {
     }
 }
 
+/// The D3hot power state (`PCI_D3hot`, a macro bindgen does not see).
+const PCI_D3HOT: bindings::pci_power_t = 3;
+
 impl<D: Driver> pci::Driver for Adapter<D> {
     type IdInfo = D::IdInfo;
     type Data<'bound> = NetData<'bound, D::Net<'bound>>;
@@ -280,6 +283,26 @@ impl<D: Driver> pci::Driver for Adapter<D> {
         this.state.store(STATE_SUSPENDED, Relaxed);
         this.reg.detach();
         let _ = D::suspend(pdev, this.reg.device());
+        // SAFETY: A plain read of the system's state, which the core set before it called the
+        // shutdown callbacks.
+        let state = unsafe { core::ptr::addr_of!(bindings::system_state).read_volatile() };
+        if state == bindings::system_states_SYSTEM_POWER_OFF {
+            // Powering off: the function may wake the system from D3hot if its driver armed
+            // a wake-up (Wake-on-LAN) and the user let it (`device_may_wakeup()`); the bus
+            // does this for sleep, not for shutdown.
+            let dev: &crate::device::Device = pdev.as_ref();
+            let raw = dev.as_raw();
+            // SAFETY: `raw` is the bound function's device, live for the call.
+            let wake = unsafe { bindings::device_may_wakeup(raw) };
+            // SAFETY: `raw` is the `dev` field of the bound function's `pci_dev`.
+            let pci = unsafe { crate::container_of!(raw, bindings::pci_dev, dev) };
+            // SAFETY: `pci` is the `pci_dev` around `raw`; the driver core holds its device
+            // lock for the call, so nothing else changes its power state.
+            unsafe {
+                bindings::pci_wake_from_d3(pci, wake);
+                bindings::pci_set_power_state(pci, PCI_D3HOT);
+            }
+        }
     }
 
     fn suspend<'bound>(
