@@ -3,9 +3,15 @@
 //! The MAC's statistics registers: what the wire saw, including frames the MAC dropped
 //! before they reached a descriptor (missed, CRC, length errors).
 
-use kernel::{io::Io, net::netdev::Stats64, new_spinlock_irq, prelude::*, sync::SpinLockIrq};
+use kernel::{
+    io::{register::Array, Io},
+    net::netdev::Stats64,
+    new_spinlock_irq,
+    prelude::*,
+    sync::SpinLockIrq,
+};
 
-use crate::hw::Bar0;
+use crate::{hw::Bar0, regs};
 
 /// One counter: its `ethtool -S` name, its register, and whether a high half follows it.
 struct Counter {
@@ -101,8 +107,13 @@ pub(crate) struct HwStats {
     sums: SpinLockIrq<Sums>,
 }
 
+/// Queues whose drop counters (RQDPC) are read: every queue pair the driver can have.
+pub(crate) const DROP_QUEUES: usize = 8;
+
 struct Sums {
     vals: [u64; COUNTERS.len()],
+    /// Frames each RX queue dropped for want of a descriptor (RQDPC).
+    drops: [u64; DROP_QUEUES],
     /// The MAC is being reset or stays reset (interface down): its registers are not read.
     frozen: bool,
 }
@@ -113,6 +124,7 @@ impl HwStats {
             sums <- new_spinlock_irq!(
                 Sums {
                     vals: [0; COUNTERS.len()],
+                    drops: [0; DROP_QUEUES],
                     frozen: true,
                 },
                 "igb_rust_hwstats"
@@ -164,6 +176,19 @@ impl HwStats {
             };
             *sum = sum.wrapping_add(u64::from(lo) | (u64::from(hi) << 32));
         }
+        for (q, sum) in sums.drops.iter_mut().enumerate() {
+            if let Some(loc) = regs::RQDPC::try_at(q) {
+                let n = bar.try_read(loc).map_or(0, |r| r.count().get());
+                *sum = sum.wrapping_add(u64::from(n));
+            }
+        }
+    }
+
+    /// Frames each RX queue dropped for want of a free descriptor, since probe.
+    pub(crate) fn queue_drops(&self, bar: &Bar0<'_>) -> [u64; DROP_QUEUES] {
+        let mut sums = self.sums.lock();
+        Self::collect(&mut sums, bar);
+        sums.drops
     }
 
     /// Pause frames received and sent (XON and XOFF), since probe.
@@ -191,8 +216,15 @@ impl HwStats {
         const ECOL: usize = at("tx_aborted_errors");
         const LATECOL: usize = at("tx_window_errors");
         const TNCRS: usize = at("tx_carrier_errors");
-        let v = self.update(bar);
+        let (v, drops) = {
+            let mut sums = self.sums.lock();
+            Self::collect(&mut sums, bar);
+            (sums.vals, sums.drops)
+        };
         let rx_length = v[RUC] + v[ROC];
+        // Frames a queue without free descriptors dropped (SRRCTL.DROP_EN), as C igb counts
+        // them.
+        s.rx_fifo_errors += drops.iter().sum::<u64>();
         s.multicast += v[MPRC];
         s.collisions += v[COLC];
         s.rx_crc_errors += v[CRCERRS];

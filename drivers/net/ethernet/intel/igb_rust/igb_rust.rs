@@ -108,8 +108,36 @@ impl netdev::pci::Driver for IgbDriver {
 
         let bar = pdev.iomap_region_sized::<{ regs::BAR0_SIZE }>(0, c"igb_rust")?;
 
-        hw::reset(&bar).inspect_err(|e| {
+        // A copper device ID can be strapped to SGMII or SerDes by its NVM (read at power-up,
+        // as C igb reads it before its first reset): this driver drives the internal PHY only.
+        let mode = hw::link_mode(&bar);
+        if mode != 0 {
+            let media = match mode {
+                1 => "1000BASE-KX",
+                2 => "SGMII",
+                _ => "SerDes",
+            };
+            dev_err!(
+                pdev,
+                "port strapped to {} (CTRL_EXT.LINK_MODE {}) not supported (copper only); use igb\n",
+                media,
+                mode
+            );
+            return Err(ENODEV);
+        }
+
+        hw::reset(&bar, pdev).inspect_err(|e| {
             dev_err!(pdev, "MAC reset did not complete: {:?}\n", e);
+        })?;
+        // Counts left by the firmware or a previous driver are not this one's.
+        hw::clear_counters(&bar);
+        // As C igb: a corrupt NVM means a MAC address and a configuration not to be trusted.
+        hw::validate_nvm(&bar).inspect_err(|e| {
+            dev_err!(
+                pdev,
+                "the NVM checksum is not valid ({:?}): refusing the device\n",
+                e
+            );
         })?;
         // DMA only for a device that reset: a previous binding may have left descriptors
         // in it that point at pages given back since.
@@ -152,6 +180,9 @@ impl netdev::pci::Driver for IgbDriver {
             );
         }
         let active = netdev::num_online_cpus().clamp(1, nq);
+        // On quad-port cards only the first port can wake the system (as C igb decides).
+        let quad = matches!(pdev.device_id(), 0x10e8 | 0x1526);
+        let wol_capable = !quad || hw::lan_id(&bar) == 0;
         let hw = Arc::new(Hw { bar, pdev, msix }, GFP_KERNEL)?;
         let config = Config {
             ethtool: Some(kernel::net::ethtool::table::<IgbNet<'bound>>()),
@@ -177,7 +208,7 @@ impl netdev::pci::Driver for IgbDriver {
                 &config,
                 nq + 1,
                 &mut |i| queue::vector_instance(&hw, i),
-                IgbNet::new(hw.clone(), nq as u16, active as u16, perm_addr),
+                IgbNet::new(hw.clone(), nq as u16, active as u16, perm_addr, wol_capable),
             )
             .inspect_err(|e| dev_err!(pdev, "cannot register the interface: {:?}\n", e))?;
         // Ours from now on (`open` sets it again after each MAC reset; remove clears it).
@@ -187,8 +218,11 @@ impl netdev::pci::Driver for IgbDriver {
 
     fn suspend(_pdev: &pci::Device<Core<'_>>, dev: &netdev::Device<IgbNet<'_>>) -> Result {
         // Stopped already, if it was up (which powered the PHY down); if it was down, the
-        // PHY is down since `stop` or probe. Hand the device back to the firmware.
-        hw::set_driver_loaded(&dev.data().hw.bar, false);
+        // PHY is down since `stop` or probe. The wake-up filters `ethtool -s wol` asked for
+        // are armed (with the PHY up), or cleared; then the device goes back to the firmware.
+        let this = dev.data();
+        this.arm_wake(dev);
+        hw::set_driver_loaded(&this.hw.bar, false);
         Ok(())
     }
 
@@ -199,8 +233,10 @@ impl netdev::pci::Driver for IgbDriver {
         // The PCI core restored bus mastering (and error recovery's slot reset set it, with
         // or without a reset of the link): none until the MAC reset completes.
         let _ = hw::dma_off(pdev);
-        hw::reset(bar)
+        hw::reset(bar, pdev)
             .inspect_err(|e| dev_err!(pdev, "MAC reset on resume did not complete: {:?}\n", e))?;
+        hw::clear_counters(bar);
+        dev.data().disarm_wake();
         hw::dma_on(pdev);
         hw::set_driver_loaded(bar, true);
         // As at probe; opening the interface (if it was up) powers it up.

@@ -9,7 +9,8 @@ use kernel::{
     net::{
         ethtool::{
             self, Channels, Coalesce, DrvInfo, FlowType, LinkModes, LinkRequest, LinkSettings,
-            Pause, PauseStats, RingSizes, Ringparam, StringSet, StringWriter, Tunable,
+            Pause, PauseStats, PhysId, RingSizes, Ringparam, StringSet, StringWriter, Tunable, Wol,
+            WolEvent, WolSettings,
         },
         napi::Napi,
         netdev::{
@@ -87,7 +88,14 @@ const WATCHDOG_PERIOD: Delta = Delta::from_millis(2000);
 /// this many (64 s): a device that never comes back does not hold RTNL every period.
 const RESET_BACKOFF_MAX: u32 = 32;
 /// Device-wide counters `ethtool -S` shows after the queues'.
-const DEVICE_STATS: [&str; 3] = ["tx_timeout_count", "tx_hang_count", "reset_count"];
+const DEVICE_STATS: [&str; 6] = [
+    "tx_timeout_count",
+    "tx_hang_count",
+    "reset_count",
+    "device_reset_asserted",
+    "tx_dma_out_of_sync",
+    "rx_queue_drops",
+];
 
 /// Interrupt throttling of the queue vectors: EITR as the C driver starts it (about 6k
 /// interrupts/s on hardware; QEMU's model waits 663 us). Measured with `make bench`: fewer
@@ -284,6 +292,18 @@ pub(crate) struct IgbNet<'bound> {
     tx_hangs: Atomic<u64>,
     /// Resets done to recover.
     resets: Atomic<u64>,
+    /// Device resets the hardware reported (ICR.DRSTA): firmware, a BMC or a reset of the
+    /// function cleared the rings and masks behind the driver's back.
+    device_resets: Atomic<u64>,
+    /// DMA out-of-sync events the hardware reported (ICR.DOUTSYNC).
+    dma_out_of_sync: Atomic<u64>,
+    /// What wakes the system while it sleeps (`ethtool -s wol`), as WUFC bits; changed under
+    /// RTNL.
+    wol: Atomic<u32>,
+    /// Whether this port can wake the system at all: on quad-port cards only the first can.
+    wol_capable: bool,
+    /// LEDCTL as it was before `ethtool -p` took the LEDs over.
+    led_saved: Atomic<u32>,
     /// Interrupt throttling of the queue vectors, in microseconds (`rx-usecs`).
     pub(crate) itr_usecs: Atomic<u32>,
     /// Bumped after every write of the fixed interval to the vectors: polls moderating
@@ -320,8 +340,39 @@ enum Teardown {
     Rings,
 }
 
+/// WUFC: wake on a link change, a magic packet, a frame to the port's address, any multicast,
+/// any broadcast frame.
+const WUFC_LNKC: u32 = 1 << 0;
+const WUFC_MAG: u32 = 1 << 1;
+const WUFC_EX: u32 = 1 << 2;
+const WUFC_MC: u32 = 1 << 3;
+const WUFC_BC: u32 = 1 << 4;
+/// The wake-up events the 82576 offers, with their WUFC bits.
+const WOL_EVENTS: [(WolEvent, u32); 5] = [
+    (WolEvent::Phy, WUFC_LNKC),
+    (WolEvent::Magic, WUFC_MAG),
+    (WolEvent::Unicast, WUFC_EX),
+    (WolEvent::Multicast, WUFC_MC),
+    (WolEvent::Broadcast, WUFC_BC),
+];
+
+/// LEDCTL with every LED forced on, or off (mode 0xe, 0xf), for `ethtool -p`.
+const LEDCTL_ALL_ON: u32 = 0x0e0e_0e0e;
+const LEDCTL_ALL_OFF: u32 = 0x0f0f_0f0f;
+
 /// Words of the VLAN filter table: 4096 bits.
 const VFTA_WORDS: usize = 128;
+
+/// Word `i` of the VLAN filter table the MAC gets for `bits`, the VLANs the stack added there:
+/// VLAN ID 0 is always admitted, so that priority-tagged (802.1p) frames are received whether
+/// or not the 8021q module added it (C igb does the same).
+fn vfta_word(i: usize, bits: u32) -> u32 {
+    if i == 0 {
+        bits | 1
+    } else {
+        bits
+    }
+}
 
 /// The NAPI instances of the device: vector 0 for other causes, vector `q + 1` for queue
 /// pair `q`.
@@ -362,6 +413,7 @@ impl<'bound> IgbNet<'bound> {
         nq: u16,
         active: u16,
         perm_addr: MacAddr,
+        wol_capable: bool,
     ) -> impl PinInit<Self, Error> + 'bound {
         let rss = Rss::new(active);
         try_pin_init!(IgbNet {
@@ -382,10 +434,17 @@ impl<'bound> IgbNet<'bound> {
             tx_timeouts: Atomic::new(0),
             tx_hangs: Atomic::new(0),
             resets: Atomic::new(0),
+            device_resets: Atomic::new(0),
+            dma_out_of_sync: Atomic::new(0),
+            wol: Atomic::new(0),
+            wol_capable,
+            led_saved: Atomic::new(0),
             itr_usecs: Atomic::new(DEFAULT_ITR_USECS),
             itr_gen: Atomic::new(0),
             adaptive_rx: Atomic::new(false),
-            pause: Atomic::new(PAUSE_RX | PAUSE_TX),
+            // What the link partner agrees to, as C igb: forced pause would be honoured
+            // before the duplex and the partner are known.
+            pause: Atomic::new(PAUSE_RX | PAUSE_TX | PAUSE_AUTONEG),
             advertise: Atomic::new(ADVERTISE_ALL),
             advertised: Atomic::new(u32::MAX),
             l4_hash: Atomic::new(DEFAULT_L4_HASH),
@@ -416,6 +475,141 @@ impl<'bound> IgbNet<'bound> {
         // Paired with the polls' load: one that sees the new count sees the writes above.
         self.itr_gen.fetch_add(1, Release);
         r
+    }
+
+    /// Acts on the causes vector 0's poll found in ICR (already acknowledged): a link change
+    /// is the watchdog's to report, and so is a device reset, which cleared the rings and the
+    /// interrupt masks (nothing else would notice on an idle or receive-only port: the hang
+    /// check needs frames pending); DMA out of sync is counted. Any context.
+    pub(crate) fn other_causes(&self, dev: &netdev::Device<Self>, icr: u32) {
+        if icr & queue::ICR_DRSTA != 0 {
+            self.device_resets.add(1, Relaxed);
+            self.reset_requested.store(1, Relaxed);
+        }
+        if icr & queue::ICR_DOUTSYNC != 0 {
+            self.dma_out_of_sync.add(1, Relaxed);
+        }
+        // Also when no cause is known (vector 0 fired for nothing): the link is looked at.
+        if icr & queue::ICR_LSC != 0 || icr & queue::ICR_OTHER == 0 {
+            self.link_event.store(1, Relaxed);
+        }
+        dev.kick_service();
+    }
+
+    /// Before the system sleeps or powers off, with the interface stopped: arms the wake-up
+    /// filters `ethtool -s wol` asked for (the MAC receives again, with the port's address and
+    /// the PHY up, the rings stay off) or, with none, clears WUC and WUFC, which firmware or
+    /// an earlier driver may have left armed.
+    pub(crate) fn arm_wake(&self, dev: &netdev::Device<Self>) {
+        let bar = &self.hw.bar;
+        let wufc = self.wol.load(Relaxed);
+        if wufc == 0 {
+            bar.write_reg(regs::WUC::zeroed());
+            bar.write_reg(regs::WUFC::zeroed());
+            return;
+        }
+        let r = (|| -> Result {
+            hw::set_rar0(bar, &MacAddr(dev.dev_addr()))?;
+            bar.write_reg(
+                regs::RCTL::zeroed()
+                    .with_en(true)
+                    .with_bam(true)
+                    .with_mpe(wufc & WUFC_MC != 0),
+            );
+            bar.update(regs::CTRL, |c| c.with_advd3wuc(true));
+            // `stop` powered the PHY down: the link must come up to see any frame.
+            hw::phy_power(bar, true)?;
+            hw::start_link(bar, self.advert())
+        })();
+        if let Err(e) = r {
+            dev_warn!(
+                self.hw.pdev,
+                "{}: wake-up link not set up: {:?}\n",
+                dev.name(),
+                e
+            );
+        }
+        bar.write_reg(regs::WUC::zeroed().with_pme_en(true));
+        bar.write_reg(regs::WUFC::zeroed().with_bits(wufc));
+    }
+
+    /// After a wake-up: the wake-up filters are off and what woke the system is acknowledged
+    /// (WUS is written back, its bits are cleared by a write of 1).
+    pub(crate) fn disarm_wake(&self) {
+        let bar = &self.hw.bar;
+        bar.write_reg(regs::WUC::zeroed());
+        bar.write_reg(regs::WUFC::zeroed());
+        let wus = bar.read(regs::WUS);
+        if wus.bits().get() != 0 {
+            bar.write_reg(wus);
+        }
+    }
+
+    /// The offline self-tests (`ethtool -t offline`): registers, NVM, interrupt, as 0 for
+    /// passed. The interface, if up, is stopped for them (queues, DMA, MAC) and opened again
+    /// afterwards, detached meanwhile; the MAC is reset after them, whatever they wrote.
+    fn offline_tests(&self, dev: &netdev::Device<Self>, rtnl: &mut Rtnl) -> [u64; 3] {
+        let running = dev.is_running();
+        if running {
+            dev.detach(rtnl);
+            let _ = self.tear_down(dev, rtnl, Teardown::Full);
+        }
+        let bar = &self.hw.bar;
+        let regs = u64::from(!hw::test_registers(bar));
+        let nvm = u64::from(hw::validate_nvm(bar).is_err());
+        // The interrupt lines are the open interface's: without them there is nothing to
+        // test, and nothing fails.
+        let irq = if running {
+            u64::from(!self.test_interrupt(dev))
+        } else {
+            0
+        };
+        self.hw_stats.freeze(bar);
+        if hw::reset(bar, self.hw.pdev).is_err() {
+            // Not known to be stopped: `bring_up` resets it again before it gets DMA back.
+            let _ = hw::dma_off(self.hw.pdev);
+        }
+        if running {
+            // Opened again, or left to the watchdog as after a failed reset.
+            let _ = self.resume(dev, rtnl, true);
+        }
+        [regs, nvm, irq]
+    }
+
+    /// Fires vector 0 with its interrupt unmasked, then masked: it must arrive once, not
+    /// twice. The interface's lines are requested; its instances are disabled (torn down).
+    fn test_interrupt(&self, dev: &netdev::Device<Self>) -> bool {
+        let bar = &self.hw.bar;
+        if self.configure_interrupts(dev).is_err() {
+            return false;
+        }
+        let Some(other) = dev.napi(0) else {
+            return false;
+        };
+        let v = other.data();
+        let seen = || v.irqs.load(Relaxed);
+        // With a single interrupt, the vector's bits are its causes: only the link's is
+        // fired, which asks nothing of the watchdog but a look at the link.
+        let bits = if self.hw.msix { v.eims } else { queue::ICR_LSC };
+        let fire = || self.hw.vector_irqs(IrqOp::Fire, bits);
+        let before = seen();
+        self.hw.vector_irqs(IrqOp::Unmask, bits);
+        fire();
+        let arrived = read_poll_timeout(
+            || Ok(seen()),
+            |&n| n != before,
+            Delta::from_millis(1),
+            Delta::from_millis(100),
+        )
+        .is_ok();
+        // The handler masked it; a masked vector must stay quiet.
+        self.hw.vector_irqs(IrqOp::Mask, bits);
+        let after = seen();
+        fire();
+        kernel::time::delay::fsleep(Delta::from_millis(10));
+        let quiet = seen() == after;
+        hw::disable_interrupts(bar);
+        arrived && quiet
     }
 
     /// Restarts autonegotiation with what [`IgbNet::advert`] says now. The link goes down and
@@ -452,18 +646,19 @@ impl<'bound> IgbNet<'bound> {
         }
     }
 
-    /// The pause directions in use: the forced ones, or, with `ethtool -A autoneg on`, what
-    /// the link partner agreed to (IEEE 802.3 table 28B-3); none before autonegotiation
-    /// completed, and none at half duplex.
+    /// The pause directions in use: the forced ones, or, with `ethtool -A autoneg on` (the
+    /// default), what the link partner agreed to (IEEE 802.3 table 28B-3); none before the
+    /// link is up, and none at half duplex, where 802.3x pause does not exist (forced or
+    /// not).
     fn resolve_fc(&self) -> Result<(bool, bool)> {
         let pause = self.pause.load(Relaxed);
         let (rx, tx) = (pause & PAUSE_RX != 0, pause & PAUSE_TX != 0);
-        if pause & PAUSE_AUTONEG == 0 {
-            return Ok((rx, tx));
-        }
         let bar = &self.hw.bar;
         if !hw::link_up(bar) || !hw::link_full_duplex(bar) {
             return Ok((false, false));
+        }
+        if pause & PAUSE_AUTONEG == 0 {
+            return Ok((rx, tx));
         }
         // Best effort: a PHY the firmware holds reads as a partner without pause.
         let Some((lpa, _)) = hw::link_partner(bar).ok().flatten() else {
@@ -535,7 +730,7 @@ impl<'bound> IgbNet<'bound> {
         for (i, w) in self.vlans.lock().iter().enumerate() {
             bar.try_write(
                 regs::VFTA::try_at(i).ok_or(EINVAL)?,
-                regs::VFTA::zeroed().with_bits(*w),
+                regs::VFTA::zeroed().with_bits(vfta_word(i, *w)),
             )?;
         }
         Ok(())
@@ -554,7 +749,7 @@ impl<'bound> IgbNet<'bound> {
         // Written up or down: the MAC keeps the table until its next reset.
         self.hw.bar.try_write(
             regs::VFTA::try_at(word).ok_or(EINVAL)?,
-            regs::VFTA::zeroed().with_bits(*w),
+            regs::VFTA::zeroed().with_bits(vfta_word(word, *w)),
         )
     }
 
@@ -574,10 +769,14 @@ impl<'bound> IgbNet<'bound> {
                 .with_eiame(true)
                 .with_pba(true),
         );
+        // Other causes go to vector 0. So does the TCP timer, which is never started: QEMU's
+        // model reports a device reset (ICR.DRSTA) through its entry.
         bar.write_reg(
             regs::IVAR_MISC::zeroed()
                 .with_other_valid(true)
-                .try_with_other(0u32)?,
+                .try_with_other(0u32)?
+                .with_timer_valid(true)
+                .try_with_timer(0u32)?,
         );
         for q in 0..usize::from(self.nq) {
             let v = q as u32 + 1;
@@ -608,8 +807,14 @@ impl<'bound> IgbNet<'bound> {
         let _ = bar.read(regs::ICR);
         self.hw.vector_irqs(IrqOp::Unmask, all_eims(dev));
         if self.hw.msix {
-            // The link cause, which reaches vector 0.
-            bar.write_reg(regs::IMS::zeroed().with_lsc(true));
+            // The other causes, which reach vector 0: the link, and a device reset or DMA
+            // out of sync, which the driver recovers from.
+            bar.write_reg(
+                regs::IMS::zeroed()
+                    .with_lsc(true)
+                    .with_drsta(true)
+                    .with_doutsync(true),
+            );
         }
     }
 
@@ -720,6 +925,25 @@ impl<'bound> IgbNet<'bound> {
         Ok(())
     }
 
+    /// Whether a ring without free descriptors drops what reaches it (SRRCTL.DROP_EN). With
+    /// several queue pairs a full ring would otherwise hold up the others' frames in the
+    /// packet buffer; but with pause frames asked for, the frames stay in the buffer until it
+    /// sends XOFF, which dropping would never let happen (as C igb decides).
+    fn drop_en(&self) -> bool {
+        self.nq > 1 && self.pause.load(Relaxed) & PAUSE_RX == 0
+    }
+
+    /// Writes [`IgbNet::drop_en`] to every RX queue, e.g. after `ethtool -A`.
+    fn apply_drop_en(&self) -> Result {
+        let drop = self.drop_en();
+        for q in 0..usize::from(self.nq) {
+            let loc = || regs::SRRCTL::try_at(q).ok_or(EINVAL);
+            let cur = self.hw.bar.try_read(loc()?)?;
+            self.hw.bar.try_write(loc()?, cur.with_drop_en(drop))?;
+        }
+        Ok(())
+    }
+
     fn configure_rx_ring(&self, q: u16, base: u64, size: u32) -> Result {
         let bar = &self.hw.bar;
         let q = usize::from(q);
@@ -744,10 +968,7 @@ impl<'bound> IgbNet<'bound> {
             regs::SRRCTL::zeroed()
                 .try_with_desctype(1u32)?
                 .try_with_bsizepacket(RX_BUF_LEN >> 10)?
-                // With several queue pairs (with MSI-X, unless it granted only 2 vectors), a
-                // ring without buffers drops what reaches it rather than holding up the
-                // others' frames in the packet buffer: a queue out of use has none.
-                .with_drop_en(self.nq > 1),
+                .with_drop_en(self.drop_en()),
         )?;
         bar.try_write(regs::RDH::try_at(q).ok_or(EINVAL)?, regs::RDH::zeroed())?;
         bar.try_write(regs::RDT::try_at(q).ok_or(EINVAL)?, regs::RDT::zeroed())?;
@@ -804,7 +1025,7 @@ impl<'bound> IgbNet<'bound> {
         // The reset stops whatever is left before the buffers are given back (a queue that
         // did not stop too); it also clears the statistics registers, so collect them first.
         self.hw_stats.freeze(bar);
-        r = hw::reset(bar);
+        r = hw::reset(bar, self.hw.pdev);
         if r.is_err() {
             // Nothing confirmed that the device stopped: it may still write to the buffers
             // about to be given back. Without bus mastering it cannot; `bring_up` turns it
@@ -824,7 +1045,10 @@ impl<'bound> IgbNet<'bound> {
         r
     }
 
-    fn bring_up(&self, dev: &netdev::Device<Self>, rtnl: &mut Rtnl) -> Result {
+    /// Programs the device and starts its queues. `fresh`: the MAC was reset since it last
+    /// ran (`open`, recovery), so what a MAC reset leaves as it was is set up again too: the
+    /// PHY, forced speed and duplex, the receive filters.
+    fn bring_up(&self, dev: &netdev::Device<Self>, rtnl: &mut Rtnl, fresh: bool) -> Result {
         let bar = &self.hw.bar;
         // A stop that the device did not confirm took its DMA away. It gets it back once a
         // MAC reset completes: the device then holds nothing of the old rings (descriptors it
@@ -832,7 +1056,7 @@ impl<'bound> IgbNet<'bound> {
         if !hw::dma_is_on(self.hw.pdev) {
             // The reset clears the statistics registers (idempotent after a stop's freeze).
             self.hw_stats.freeze(bar);
-            hw::reset(bar).inspect_err(|_| {
+            hw::reset(bar, self.hw.pdev).inspect_err(|_| {
                 dev_err!(
                     self.hw.pdev,
                     "{}: MAC reset timed out again: DMA stays off\n",
@@ -841,8 +1065,20 @@ impl<'bound> IgbNet<'bound> {
             })?;
             hw::dma_on(self.hw.pdev);
         }
+        // A MAC reset leaves the PHY, the forced speed and duplex bits and the receive filters
+        // as they were: firmware, a boot loader, another operating system or driver may have
+        // left them so since.
+        if fresh {
+            bar.update(regs::CTRL, |c| c.with_frcspd(false).with_frcdpx(false));
+            hw::clear_filters(bar)?;
+        }
         // `stop` powered the PHY down (a MAC reset leaves the PHY as it was).
-        hw::phy_power(bar, true).inspect_err(|e| {
+        let phy_up = || -> Result<bool> {
+            let reset = fresh && hw::phy_reset(bar)?;
+            hw::phy_power(bar, true)?;
+            Ok(reset)
+        };
+        let phy_was_reset = phy_up().inspect_err(|e| {
             dev_err!(
                 self.hw.pdev,
                 "{}: cannot power the PHY up: {:?}\n",
@@ -917,8 +1153,12 @@ impl<'bound> IgbNet<'bound> {
         // The reset on stop cleared "set link up"; the PHY may still report the link.
         bar.update(regs::CTRL, |c| c.with_slu(true));
         // A link kept up (the PHY stays powered for the firmware) was negotiated with what the
-        // PHY advertised then: negotiate again if that changed since.
-        if hw::link_up(bar) && self.advertised.load(Relaxed) == self.advert().bits() {
+        // PHY advertised then: negotiate again if that changed since. A PHY just reset forgot
+        // what it advertised.
+        if !phy_was_reset
+            && hw::link_up(bar)
+            && self.advertised.load(Relaxed) == self.advert().bits()
+        {
             dev.carrier_on();
         } else {
             dev.carrier_off();
@@ -978,7 +1218,7 @@ impl<'bound> IgbNet<'bound> {
     fn reset(&self, dev: &netdev::Device<Self>, rtnl: &mut Rtnl) -> Result {
         self.resets.add(1, Relaxed);
         let _ = self.tear_down(dev, rtnl, Teardown::Full);
-        self.bring_up(dev, rtnl).inspect_err(|_| {
+        self.bring_up(dev, rtnl, true).inspect_err(|_| {
             let _ = self.tear_down(dev, rtnl, Teardown::Full);
         })?;
         // The MAC reset cleared the promiscuous bits and the multicast table.
@@ -986,10 +1226,11 @@ impl<'bound> IgbNet<'bound> {
         Ok(())
     }
 
-    /// Brings a device detached and torn down for a reconfiguration back up and attaches it.
-    /// If that fails, the rings stay down and the watchdog retries as after a failed reset.
-    fn resume(&self, dev: &netdev::Device<Self>, rtnl: &mut Rtnl) -> Result {
-        let r = self.bring_up(dev, rtnl);
+    /// Brings a device detached and torn down for a reconfiguration (`fresh`: with a MAC
+    /// reset) back up and attaches it. If that fails, the rings stay down and the watchdog
+    /// retries as after a failed reset.
+    fn resume(&self, dev: &netdev::Device<Self>, rtnl: &mut Rtnl, fresh: bool) -> Result {
+        let r = self.bring_up(dev, rtnl, fresh);
         match r {
             Ok(()) => dev.sync_rx_mode(rtnl),
             Err(_) => {
@@ -1017,8 +1258,17 @@ impl<'bound> IgbNet<'bound> {
         // Every run queues the next one a period later, so periodic runs are at least a period
         // apart; a run that came early must not judge TX progress.
         let periodic = !link_event && !reset;
+        // A partner's XOFF holds transmission back (STATUS.TXOFF): no hang, as C igb judges.
+        // At 10 Mb/s frames take longer: 14 s without progress, C igb's factor.
+        let status = self.hw.bar.read(regs::STATUS);
+        let paused = status.txoff();
+        let periods = if status.lu() && status.speed().get() == 0 {
+            7
+        } else {
+            1
+        };
         for (q, v) in queue_vectors(dev).filter(|_| periodic) {
-            if v.tx_hung(dev, q, rtnl) {
+            if v.tx_hung(dev, q, rtnl, periods, paused) {
                 self.tx_hangs.add(1, Relaxed);
                 dev_warn!(
                     self.hw.pdev,
@@ -1130,7 +1380,7 @@ impl<'bound> netdev::Operations for IgbNet<'bound> {
 
     fn open(dev: &netdev::Device<Self>, rtnl: &mut Rtnl) -> Result {
         let this = dev.data();
-        let r = this.bring_up(dev, rtnl);
+        let r = this.bring_up(dev, rtnl, true);
         if r.is_err() {
             let _ = this.tear_down(dev, rtnl, Teardown::Full);
             // The interface stays down: so does the PHY.
@@ -1339,6 +1589,10 @@ impl<'bound> netdev::Operations for IgbNet<'bound> {
             stats.set_bytes(s.rx_bytes.load(Relaxed));
             stats.set_alloc_fail(s.rx_alloc_failed.load(Relaxed));
             stats.set_csum_unnecessary(s.rx_csum_good.load(Relaxed));
+            let this = dev.data();
+            if let Some(d) = this.hw_stats.queue_drops(&this.hw.bar).get(index as usize) {
+                stats.set_hw_drops(*d);
+            }
         }
     }
 
@@ -1386,7 +1640,7 @@ impl PinnedDrop for IgbNet<'_> {
     fn drop(self: Pin<&mut Self>) {
         // Unregistered and stopped: reset the MAC so no DMA can reach the rings, which are
         // freed right after this; if the reset does not complete, take the DMA away.
-        if hw::reset(&self.hw.bar).is_err() {
+        if hw::reset(&self.hw.bar, self.hw.pdev).is_err() {
             let _ = hw::dma_off(self.hw.pdev);
             dev_warn!(self.hw.pdev, "MAC reset on teardown timed out: DMA off\n");
         }
@@ -1549,7 +1803,7 @@ impl<'bound> ethtool::Operations for IgbNet<'bound> {
             if let Err(e) = this.tear_down(dev, rtnl, Teardown::Rings) {
                 // Not even a MAC reset stopped the device (its DMA is off now): keep the old
                 // rings, and try them again.
-                this.resume(dev, rtnl)?;
+                this.resume(dev, rtnl, false)?;
                 return Err(e);
             }
         }
@@ -1557,7 +1811,7 @@ impl<'bound> ethtool::Operations for IgbNet<'bound> {
         // cannot fail below and every ring of a kind gets the new size.
         if vectors(dev).any(|v| v.is_enabled(rtnl)) {
             if running {
-                this.resume(dev, rtnl)?;
+                this.resume(dev, rtnl, false)?;
             }
             return Err(EBUSY);
         }
@@ -1589,7 +1843,7 @@ impl<'bound> ethtool::Operations for IgbNet<'bound> {
             this.tx_ring_size.store(sizes.tx, Relaxed);
         }
         if running {
-            this.resume(dev, rtnl)?;
+            this.resume(dev, rtnl, false)?;
         }
         swapped
     }
@@ -1799,6 +2053,8 @@ impl<'bound> ethtool::Operations for IgbNet<'bound> {
             };
             // A failure changes nothing.
             r.inspect_err(|_| this.pause.store(old, Relaxed))?;
+            // Dropping frames with pause frames asked for would keep XOFF from being sent.
+            this.apply_drop_en()?;
         }
         Ok(())
     }
@@ -1912,6 +2168,108 @@ impl<'bound> ethtool::Operations for IgbNet<'bound> {
         Ok(())
     }
 
+    fn get_wol(dev: &netdev::Device<Self>) -> WolSettings {
+        let this = dev.data();
+        let wufc = this.wol.load(Relaxed);
+        let mut s = WolSettings::default();
+        if this.wol_capable {
+            for (event, bit) in WOL_EVENTS {
+                s.supported |= event;
+                if wufc & bit != 0 {
+                    s.enabled |= event;
+                }
+            }
+        }
+        s
+    }
+
+    fn set_wol(dev: &netdev::Device<Self>, wol: Wol) -> Result {
+        let wufc = WOL_EVENTS
+            .iter()
+            .filter(|(event, _)| wol.contains(*event))
+            .fold(0, |w, (_, bit)| w | bit);
+        // The filters are armed when the system goes to sleep.
+        dev.data().wol.store(wufc, Relaxed);
+        Ok(())
+    }
+
+    fn nway_reset(dev: &netdev::Device<Self>) -> Result {
+        // A stopped interface negotiates when it is opened.
+        if dev.is_running() {
+            dev.data().renegotiate(dev)?;
+        }
+        Ok(())
+    }
+
+    fn set_phys_id(dev: &netdev::Device<Self>, state: PhysId) -> Result<u32> {
+        let this = dev.data();
+        let bar = &this.hw.bar;
+        match state {
+            PhysId::Active => {
+                this.led_saved
+                    .store(bar.read(regs::LEDCTL).bits().get(), Relaxed);
+                // The core turns the LEDs on and off, once a second.
+                return Ok(1);
+            }
+            PhysId::On => bar.write_reg(regs::LEDCTL::zeroed().with_bits(LEDCTL_ALL_ON)),
+            PhysId::Off => bar.write_reg(regs::LEDCTL::zeroed().with_bits(LEDCTL_ALL_OFF)),
+            PhysId::Inactive => {
+                bar.write_reg(regs::LEDCTL::zeroed().with_bits(this.led_saved.load(Relaxed)))
+            }
+        }
+        Ok(0)
+    }
+
+    fn get_eeprom_len(dev: &netdev::Device<Self>) -> u32 {
+        hw::nvm_words(&dev.data().hw.bar) * 2
+    }
+
+    fn get_eeprom(dev: &netdev::Device<Self>, offset: u32, buf: &mut [u8]) -> Result<u32> {
+        let this = dev.data();
+        // The words that hold the bytes asked for; `buf` is not empty and at most a page.
+        let end = offset
+            .checked_add(u32::try_from(buf.len())?)
+            .ok_or(EINVAL)?;
+        let first = offset / 2;
+        let last = end.checked_sub(1).ok_or(EINVAL)? / 2;
+        let mut words = KVec::from_elem(0u16, (last - first + 1) as usize, GFP_KERNEL)?;
+        hw::read_nvm(&this.hw.bar, first, &mut words)?;
+        let bytes = words.iter().flat_map(|w| w.to_le_bytes());
+        for (b, v) in buf.iter_mut().zip(bytes.skip((offset % 2) as usize)) {
+            *b = v;
+        }
+        // What C igb reports, for `ethtool -E` (which this driver does not offer).
+        Ok(0x8086 | u32::from(this.hw.pdev.device_id()) << 16)
+    }
+
+    const SELF_TESTS: &'static [&'static str] = &[
+        "Register test  (offline)",
+        "Eeprom test    (offline)",
+        "Interrupt test (offline)",
+        "Link test   (on/offline)",
+    ];
+
+    fn self_test(
+        dev: &netdev::Device<Self>,
+        rtnl: &mut Rtnl,
+        offline: bool,
+        results: &mut [u64],
+    ) -> bool {
+        let this = dev.data();
+        // First, before the offline tests reset the MAC and the link renegotiates.
+        let link = u64::from(!hw::link_up(&this.hw.bar));
+        let [regs, nvm, irq] = if offline {
+            this.offline_tests(dev, rtnl)
+        } else {
+            [0; 3]
+        };
+        let out = [regs, nvm, irq, link];
+        for (slot, v) in results.iter_mut().zip(out) {
+            *slot = v;
+        }
+        out.iter().all(|&v| v == 0)
+    }
+
     fn get_strings(dev: &netdev::Device<Self>, set: StringSet, out: &mut StringWriter<'_>) {
         if set != StringSet::Stats {
             return;
@@ -1971,6 +2329,9 @@ impl<'bound> ethtool::Operations for IgbNet<'bound> {
             this.tx_timeouts.load(Relaxed),
             this.tx_hangs.load(Relaxed),
             this.resets.load(Relaxed),
+            this.device_resets.load(Relaxed),
+            this.dma_out_of_sync.load(Relaxed),
+            this.hw_stats.queue_drops(&this.hw.bar).iter().sum(),
         ];
         for (val, slot) in device.into_iter().zip(&mut it) {
             *slot = val;

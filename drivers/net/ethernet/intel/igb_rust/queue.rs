@@ -291,6 +291,13 @@ pub(crate) const ICR_LSC: u32 = 1 << 2;
 pub(crate) const ICR_RXDMT0: u32 = 1 << 4;
 /// Receive timer: frames were written back.
 pub(crate) const ICR_RXT0: u32 = 1 << 7;
+/// DMA out of sync.
+pub(crate) const ICR_DOUTSYNC: u32 = 1 << 28;
+/// Device reset asserted (firmware, a BMC, or a reset of the function): rings and masks are
+/// gone.
+pub(crate) const ICR_DRSTA: u32 = 1 << 30;
+/// The causes vector 0 serves besides the queues' own.
+pub(crate) const ICR_OTHER: u32 = ICR_LSC | ICR_DOUTSYNC | ICR_DRSTA;
 
 /// Per-queue counters, read by `get_stats64` and `ethtool -S` at any time.
 pub(crate) struct QueueStats {
@@ -392,7 +399,7 @@ pub(crate) fn vector_instance<'b>(
     // its causes.
     let mask = match (hw.msix, role) {
         (true, _) => 1 << index,
-        (false, Role::Other) => ICR_LSC,
+        (false, Role::Other) => ICR_OTHER,
         (false, Role::Queue(_)) => ICR_TXDW | ICR_RXDMT0 | ICR_RXT0,
     };
     Ok(Instance {
@@ -410,6 +417,9 @@ pub(crate) fn vector_instance<'b>(
 
 /// The interrupt handler of a vector: masks it and schedules its NAPI instance.
 pub(crate) fn handle_irq(napi: &Napi<VectorData<'_>>) -> IrqReturn {
+    if napi.data().role == Role::Other {
+        napi.data().irqs.add(1, Relaxed);
+    }
     // Mask this vector until the poll is done: EIAM is left clear, so the hardware does not
     // mask it on its own.
     napi.data().mask();
@@ -440,6 +450,15 @@ pub(crate) fn handle_single_irq<'a, 'b: 'a>(
             napi.data().mask();
             ours = IrqReturn::Handled;
         }
+        // Reading ICR acknowledged them: the poll learns which from here.
+        if napi.data().role == Role::Other {
+            napi.data().irqs.add(1, Relaxed);
+            let causes = &napi.data().causes;
+            let mut cur = causes.load(Relaxed);
+            while let Err(now) = causes.cmpxchg(cur, cur | mine, Relaxed) {
+                cur = now;
+            }
+        }
         // A masked cause belongs to a poll that is running: reading ICR acknowledged it, so
         // have that poll run once more (NAPI notes a schedule while it runs).
         napi.schedule();
@@ -460,6 +479,13 @@ pub(crate) struct VectorData<'bound> {
     /// What the watchdog saw last: the TX packets completed so far if frames were pending,
     /// `NOT_PENDING` if none were.
     tx_watch: Atomic<u64>,
+    /// Watchdog periods in a row that found frames pending and none completed.
+    tx_stalls: Atomic<u32>,
+    /// With a single interrupt, the "other" causes its handler read from ICR (which cleared
+    /// them) for vector 0's poll.
+    causes: Atomic<u32>,
+    /// Interrupts of vector 0 (link and other causes) handled: the self-test's witness.
+    pub(crate) irqs: Atomic<u32>,
 }
 
 /// [`VectorData::tx_watch`] when the ring was empty.
@@ -924,14 +950,14 @@ impl<'bound> Poll for VectorData<'bound> {
     ) -> u32 {
         match self.role {
             Role::Other => {
-                // With GPIE.NSICR, reading ICR acknowledges every cause. The only one enabled
-                // for this vector is a link status change, which the watchdog handles under
-                // RTNL. With a single interrupt the handler read ICR already.
-                if self.hw.msix {
-                    let _ = self.hw.bar.read(regs::ICR);
-                }
-                dev.data().link_event.store(1, Relaxed);
-                dev.kick_service();
+                // With GPIE.NSICR, reading ICR acknowledges every cause. With a single
+                // interrupt the handler read ICR already and left this vector's causes here.
+                let icr = if self.hw.msix {
+                    self.hw.bar.read(regs::ICR).causes().get()
+                } else {
+                    self.causes.xchg(0, Relaxed)
+                };
+                dev.data().other_causes(dev, icr);
                 0
             }
             Role::Queue(q) => {
@@ -1017,6 +1043,9 @@ impl<'bound> VectorData<'bound> {
             eims,
             stats: QueueStats::new(),
             tx_watch: Atomic::new(NOT_PENDING),
+            tx_stalls: Atomic::new(0),
+            causes: Atomic::new(0),
+            irqs: Atomic::new(0),
         }? Error))
     }
 
@@ -1041,11 +1070,14 @@ impl<'bound> VectorData<'bound> {
         }
     }
 
-    /// Tells the device about the descriptors queued on TX queue `q`.
+    /// Tells the device about the descriptors `XDP_TX` queued on TX queue `q` in this poll.
     fn kick_tx(&self, dev: &netdev::Device<IgbNet<'_>>, q: u16, ctx: &NapiContext<'_>) {
         let Some(g) = dev.lock_tx(u32::from(q), ctx) else {
             return;
         };
+        // The queue sends: the stack's TX watchdog must not take it for stuck when `XDP_TX`
+        // alone keeps its ring full (and `start_xmit` stops it).
+        g.trans_update();
         g.ring_doorbell(&self.hw.bar, q);
     }
 
@@ -1081,6 +1113,10 @@ impl<'bound> VectorData<'bound> {
                 }
             }
         }
+        if sent > 0 {
+            // As for `XDP_TX` (`kick_tx`).
+            g.trans_update();
+        }
         if flush {
             // Also for frames queued by earlier calls without the flag.
             g.ring_doorbell(&self.hw.bar, q);
@@ -1102,7 +1138,18 @@ impl<'bound> VectorData<'bound> {
     /// Called by the watchdog once per period, after the queue vectors were kicked: whether
     /// frames were pending on TX queue `q`, this vector's, both now and at the previous call,
     /// with none completed in between. Process context.
-    pub(crate) fn tx_hung(&self, dev: &netdev::Device<IgbNet<'_>>, q: u16, rtnl: &Rtnl) -> bool {
+    ///
+    /// A hang is declared after `periods` such periods in a row (the time a frame may take
+    /// grows at low link speeds), and never while `paused`: the link partner sent XOFF and the
+    /// MAC is holding transmission back, as flow control asks.
+    pub(crate) fn tx_hung(
+        &self,
+        dev: &netdev::Device<IgbNet<'_>>,
+        q: u16,
+        rtnl: &Rtnl,
+        periods: u32,
+        paused: bool,
+    ) -> bool {
         let pending = dev
             .lock_tx(u32::from(q), rtnl)
             .is_some_and(|g| g.ring.as_ref().is_some_and(|r| r.ring().pending() != 0));
@@ -1113,12 +1160,19 @@ impl<'bound> VectorData<'bound> {
         } else {
             NOT_PENDING
         };
-        pending && self.tx_watch.xchg(now, Relaxed) == now
+        if !pending || self.tx_watch.xchg(now, Relaxed) != now || paused {
+            self.tx_stalls.store(0, Relaxed);
+            return false;
+        }
+        let stalls = self.tx_stalls.load(Relaxed).saturating_add(1);
+        self.tx_stalls.store(stalls, Relaxed);
+        stalls >= periods
     }
 
     /// Forgets what the watchdog saw, e.g. after the rings were reset.
     pub(crate) fn tx_watch_reset(&self) {
         self.tx_watch.store(NOT_PENDING, Relaxed);
+        self.tx_stalls.store(0, Relaxed);
     }
 
     /// Reports the link state the MAC sees to the stack. `event`: the link interrupt fired

@@ -13,6 +13,8 @@ pub(crate) const BAR0_SIZE: usize = 0x2_0000;
 register! {
     /// Device Control.
     pub(crate) CTRL(u32) @ 0x0000 {
+        /// PHY reset: held while set.
+        31:31 phy_rst => bool;
         /// VLAN mode: strip 802.1Q tags from received frames (transmit insertion is per
         /// descriptor on the 82576).
         30:30 vme => bool;
@@ -22,6 +24,12 @@ register! {
         27:27 rfce => bool;
         /// Device reset: self-clearing, resets the whole MAC.
         26:26 rst => bool;
+        /// Advertise D3cold wake-up capability (PME from D3cold with auxiliary power).
+        20:20 advd3wuc => bool;
+        /// Force the duplex of CTRL.FD rather than take the PHY's.
+        12:12 frcdpx => bool;
+        /// Force the speed of CTRL.SPEED rather than take the PHY's.
+        11:11 frcspd => bool;
         /// Set link up.
         6:6 slu => bool;
         /// Stop issuing new master (DMA) requests.
@@ -34,8 +42,12 @@ register! {
         21:21 pf_rst_done => bool;
         /// Master requests are still pending (0 once GIO master disable took effect).
         19:19 gio_master_enable => bool;
+        /// A PHY reset was asserted (written 0 by software to clear it).
+        10:10 phyra => bool;
         /// Link speed: 0 = 10, 1 = 100, 2 or 3 = 1000 Mb/s.
         7:6 speed;
+        /// Transmission is paused: the link partner sent XOFF (flow control).
+        4:4 txoff => bool;
         /// Which port of the device this function is (LAN ID).
         3:2 lan_id;
         /// Link up.
@@ -46,10 +58,26 @@ register! {
 
     /// EEPROM/Flash Control.
     pub(crate) EECD(u32) @ 0x0010 {
+        /// NVM size: 2^(size + 6) 16-bit words.
+        14:11 size;
+        /// The SPI NVM takes 16-bit addresses (8-bit ones otherwise).
+        10:10 addr_bits => bool;
         /// Hardware finished loading the NVM after reset.
         9:9 auto_rd => bool;
         /// NVM present.
         8:8 pres => bool;
+        /// Software's request to drive the NVM's pins is granted.
+        7:7 gnt => bool;
+        /// Software asks to drive the NVM's pins itself.
+        6:6 req => bool;
+        /// Data out of the NVM (its SO pin).
+        3:3 dout => bool;
+        /// Data into the NVM (its SI pin).
+        2:2 di => bool;
+        /// Chip select.
+        1:1 cs => bool;
+        /// Clock.
+        0:0 sk => bool;
     }
 
     /// EEPROM Read: one 16-bit NVM word at a time.
@@ -68,6 +96,9 @@ register! {
     pub(crate) CTRL_EXT(u32) @ 0x0018 {
         /// Driver loaded: tells firmware the PF driver owns the device.
         28:28 drv_load => bool;
+        /// Link mode (strapped by the NVM): 0 = internal copper PHY, 1 = 1000BASE-KX,
+        /// 2 = SGMII, 3 = SerDes.
+        23:22 link_mode;
         /// PF reset done: VFs may proceed.
         14:14 pfrstd => bool;
     }
@@ -132,6 +163,10 @@ register! {
 
     /// Interrupt Cause Read (clear on read, with GPIE.NSICR).
     pub(crate) ICR(u32) @ 0x00c0 {
+        /// Device reset asserted: by firmware, a BMC or a PCIe reset of the function.
+        30:30 drsta => bool;
+        /// DMA out of sync.
+        28:28 doutsync => bool;
         /// Link status change.
         2:2 lsc => bool;
         31:0 causes;
@@ -144,6 +179,10 @@ register! {
 
     /// Interrupt Mask Set/Read.
     pub(crate) IMS(u32) @ 0x00d0 {
+        /// Device reset asserted.
+        30:30 drsta => bool;
+        /// DMA out of sync.
+        28:28 doutsync => bool;
         /// Link status change.
         2:2 lsc => bool;
         31:0 mask;
@@ -242,6 +281,9 @@ register! {
     pub(crate) IVAR_MISC(u32) @ 0x1740 {
         15:15 other_valid => bool;
         12:8 other;
+        /// The TCP timer's vector (QEMU's model reports a device reset there too).
+        7:7 timer_valid => bool;
+        4:0 timer;
     }
 
     /// Receive Checksum Control.
@@ -409,6 +451,12 @@ register! {
         4:0 pthresh;
     }
 
+    /// Receive Queue Drop Packet Count, per queue: frames dropped for want of a descriptor
+    /// (SRRCTL.DROP_EN). Cleared when read.
+    pub(crate) RQDPC(u32)[16, stride = 0x40] @ 0xc030 {
+        11:0 count;
+    }
+
     /// Receive Address Low, entry 0..15.
     pub(crate) RAL(u32)[16, stride = 8] @ 0x5400 {
         31:0 addr;
@@ -419,5 +467,61 @@ register! {
         /// Address valid.
         31:31 av => bool;
         15:0 addr;
+    }
+
+    /// Receive Address Low, entry 16..23.
+    pub(crate) RAL_HI(u32)[8, stride = 8] @ 0x54e0 {
+        31:0 addr;
+    }
+
+    /// Receive Address High, entry 16..23.
+    pub(crate) RAH_HI(u32)[8, stride = 8] @ 0x54e4 {
+        31:31 av => bool;
+        15:0 addr;
+    }
+
+    /// Unicast Table Array: 4096 hash bits for unicast addresses beyond the exact filters.
+    pub(crate) UTA(u32)[128] @ 0xa000 {
+        31:0 bits;
+    }
+
+    /// PCIe Control (GCR).
+    pub(crate) GCR(u32) @ 0x5b00 {
+        /// The device's PCIe capability is version 2: the completion timeout is set in its
+        /// Device Control 2 register, not here.
+        18:18 cap_ver2 => bool;
+        /// Resend a request whose completion timed out.
+        16:16 cmpl_tmout_resend => bool;
+        /// Completion timeout (version 1 capability): 0 = the 50 us..50 ms default,
+        /// 1 = 10 ms..200 ms.
+        15:12 cmpl_tmout;
+    }
+
+    /// Management EEPROM Control: which ports' configuration the NVM loaded.
+    pub(crate) EEMNGCTL(u32) @ 0x1010 {
+        31:0 bits;
+    }
+
+    /// LED Control: the mode of each of the port's LEDs.
+    pub(crate) LEDCTL(u32) @ 0x0e00 {
+        31:0 bits;
+    }
+
+    /// Wake Up Control.
+    pub(crate) WUC(u32) @ 0x5800 {
+        /// Assert PME (wake the system) on a wake-up event.
+        1:1 pme_en => bool;
+        /// Advanced power management wake-up (magic packet, from the NVM).
+        0:0 apme => bool;
+    }
+
+    /// Wake Up Filter Control: which frames wake the system.
+    pub(crate) WUFC(u32) @ 0x5808 {
+        31:0 bits;
+    }
+
+    /// Wake Up Status: which filter woke the system (write 1s to clear).
+    pub(crate) WUS(u32) @ 0x5810 {
+        31:0 bits;
     }
 }
