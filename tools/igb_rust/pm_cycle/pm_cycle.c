@@ -18,6 +18,14 @@
  * rest of the hierarchy (the root port) stays in D0.
  *
  *   insmod pm_cycle.ko dev=0000:00:03.0 [sleep_ms=100]; rmmod pm_cycle
+ *
+ * wake_capable=1 first marks the device able to wake the system, as a
+ * platform whose NIC has PME support would (QEMU's 82576 has none, though
+ * QEMU's ACPI tables may say it can), so that its driver offers
+ * Wake-on-LAN; wake_capable=0 marks it unable; cycle=0 skips the cycle.
+ * regs=OFFSET,... logs those 32-bit registers of BAR 0 after the driver's
+ * suspend callbacks, before the device goes to D3hot (QEMU unmaps the BARs
+ * of a function that is not in D0).
  */
 #include <linux/delay.h>
 #include <linux/device.h>
@@ -34,6 +42,19 @@ static unsigned int sleep_ms = 100;
 module_param(sleep_ms, uint, 0444);
 MODULE_PARM_DESC(sleep_ms, "Time spent suspended, in ms (default 100)");
 
+static int wake_capable = -1;
+module_param(wake_capable, int, 0444);
+MODULE_PARM_DESC(wake_capable, "Mark the device able (1) or unable (0) to wake the system first");
+
+static unsigned int regs[8];
+static int nregs;
+module_param_array(regs, uint, &nregs, 0444);
+MODULE_PARM_DESC(regs, "BAR 0 registers to log once the driver suspended the device");
+
+static bool do_cycle = true;
+module_param_named(cycle, do_cycle, bool, 0444);
+MODULE_PARM_DESC(cycle, "Take the device through the cycle (default 1)");
+
 static int run(struct device *d, const char *phase, int (*cb)(struct device *))
 {
 	int ret;
@@ -45,6 +66,25 @@ static int run(struct device *d, const char *phase, int (*cb)(struct device *))
 		dev_err(d, "pm_cycle: %s failed: %d\n", phase, ret);
 	/* prepare returns 1 when the device could stay suspended: not an error */
 	return ret < 0 ? ret : 0;
+}
+
+/* the registers asked for, as the driver's suspend callbacks left them */
+static void log_regs(struct pci_dev *pdev)
+{
+	void __iomem *bar;
+	int i;
+
+	if (!nregs)
+		return;
+	bar = pci_iomap(pdev, 0, 0);
+	if (!bar) {
+		dev_err(&pdev->dev, "pm_cycle: cannot map BAR 0\n");
+		return;
+	}
+	for (i = 0; i < nregs; i++)
+		dev_info(&pdev->dev, "pm_cycle: suspended, register %#x = %#x\n",
+			 regs[i], ioread32(bar + regs[i]));
+	pci_iounmap(pdev, bar);
 }
 
 /* The first error wins; every resume step runs anyway. */
@@ -91,6 +131,7 @@ static int cycle(struct device *d)
 	ret = run(d, "suspend_late", pm->suspend_late);
 	if (ret)
 		goto out_resume;
+	log_regs(pdev);
 	device_irqs(pdev, true);
 	ret = run(d, "suspend_noirq", pm->suspend_noirq);
 	if (ret)
@@ -123,9 +164,14 @@ static int __init pm_cycle_init(void)
 	d = bus_find_device_by_name(&pci_bus_type, NULL, dev);
 	if (!d)
 		return -ENODEV;
-	ret = cycle(d);
-	if (!ret)
-		dev_info(d, "pm_cycle: resumed\n");
+	ret = 0;
+	if (wake_capable >= 0)
+		device_set_wakeup_capable(d, wake_capable);
+	if (do_cycle) {
+		ret = cycle(d);
+		if (!ret)
+			dev_info(d, "pm_cycle: resumed\n");
+	}
 	put_device(d);
 	return ret;
 }

@@ -320,6 +320,141 @@ fw_holds_phy() {
 }
 check "firmware holding the PHY (SW_FW_SYNC): ifup fails with EBUSY and a log line; held 0.4 s, ifup waits and works" fw_holds_phy
 
+# --- what a MAC reset leaves as it was, set up again on ifup ------------------
+# Firmware, a boot loader or another operating system can leave the PHY
+# configured, speed and duplex forced, and receive filters set: a MAC reset
+# (the driver's on ifdown) keeps them all. What QEMU shows: STATUS.PHYRA is
+# set by a PHY reset (and cleared by writing 0), CTRL.FRCSPD/FRCDPX and the
+# filter tables are plain registers. Each is forged while the interface is
+# down, then ifup must undo it.
+reg_bit() { echo $(( ($(bar_read "$1") >> $2) & 1 )); }	# reg_bit OFFSET BIT
+after_reset_init() {
+	local rc=0 st ctrl
+	ip link set "$DUT_IF" down
+	st=$(bar_read 0x8); ctrl=$(bar_read 0x0)
+	bar_write 0x8 $(( st & ~0x400 ))		# STATUS.PHYRA cleared: no PHY reset since
+	bar_write 0x0 $(( ctrl | 0x1800 ))		# CTRL.FRCSPD | FRCDPX
+	bar_write 0x5428 0x33221100			# RAL/RAH[5]: 00:11:22:33:44:55, valid
+	bar_write 0x542c $(( 0x80005544 ))
+	bar_write 0x54f0 0x77665502			# RAL/RAH[22]: 02:55:66:77:..., valid
+	bar_write 0x54f4 $(( 0x80009988 ))
+	bar_write $((0x5600 + 4 * 10)) 1		# VFTA: VLAN 320
+	bar_write $((0xa000 + 4 * 3)) $(( 0xffffffff ))	# UTA word 3
+	note "forged while down: PHYRA $(reg_bit 0x8 10), FRCSPD $(reg_bit 0x0 11), RAH[5].AV $(reg_bit 0x542c 31)"
+	ip link set "$DUT_IF" up && wait_carrier "$DUT_IF" 1 || { echo "no carrier"; rc=1; }
+	[ "$(reg_bit 0x8 10)" = 1 ] || { echo "no PHY reset (STATUS.PHYRA clear)"; rc=1; }
+	[ "$(reg_bit 0x0 11)$(reg_bit 0x0 12)" = 00 ] || { echo "speed or duplex still forced"; rc=1; }
+	[ "$(bar_read 0x542c)" = 0 ] && [ "$(bar_read 0x5428)" = 0 ] ||
+		{ echo "stale receive address 5 kept"; rc=1; }
+	[ "$(bar_read 0x54f4)" = 0 ] || { echo "stale receive address 22 kept"; rc=1; }
+	[ "$(bar_read $((0x5600 + 4 * 10)))" = 0 ] || { echo "stale VLAN 320 kept"; rc=1; }
+	[ "$(bar_read $((0xa000 + 4 * 3)))" = 0 ] || { echo "stale unicast hash kept"; rc=1; }
+	ping -c 3 -i 0.2 -W 2 $PEER_IP >/dev/null || { echo "no ping"; rc=1; }
+	return $rc
+}
+check "ifup after a MAC reset: PHY reset, forced speed/duplex cleared, stale filters emptied" after_reset_init
+# PCIe completion timeout: QEMU's GCR starts with resend on and a version 2
+# capability (whose Device Control 2 it does not let anyone change).
+check "GCR: completion timeout resend off (C igb's setting)" test "$(reg_bit 0x5b00 16)" = 0
+# Flow control as C igb: negotiated by default; QEMU's PHY partner
+# advertises symmetric pause, so both directions resolve on.
+pause_default() {
+	local a
+	a=$(ethtool -a "$DUT_IF")
+	echo "$a" | grep -Eq '^Autonegotiate:[[:space:]]+on' || { echo "$a"; return 1; }
+	[ "$(reg_bit 0x0 27)$(reg_bit 0x0 28)" = 11 ] || { echo "CTRL.RFCE/TFCE not both set"; return 1; }
+}
+check "pause frames negotiated by default (ethtool -a autoneg on), resolved rx and tx with QEMU's partner" pause_default
+# SRRCTL.DROP_EN only without RX pause: dropping at a full ring would keep
+# the buffer from filling, and XOFF from being sent.
+drop_en() {	# drop_en: DROP_EN of every queue, as a string of bits
+	local q out=""
+	for q in $(seq 0 $(( $(ls -d /sys/class/net/$DUT_IF/queues/rx-* | wc -l) - 1 ))); do
+		out+=$(reg_bit $((0xc00c + 0x40 * q)) 31)
+	done
+	echo "$out"
+}
+drop_en_follows_pause() {
+	local on off rc=0
+	on=$(drop_en)
+	ethtool -A "$DUT_IF" autoneg off rx off tx off || rc=1
+	off=$(drop_en)
+	ethtool -A "$DUT_IF" autoneg on rx on tx on || rc=1
+	note "DROP_EN per queue: $on with rx pause, $off without, $(drop_en) with it again"
+	[ -z "${on//0/}" ] && [ -z "${off//1/}" ] && [ -z "$(drop_en | tr -d 0)" ] && [ $rc = 0 ]
+}
+check "SRRCTL.DROP_EN clear with rx pause, set without (several queues), clear again" drop_en_follows_pause
+wait_carrier "$DUT_IF" 1
+# VLAN ID 0 in the filter without the 8021q module: priority-tagged (802.1p)
+# frames are received. The peer sends them from a raw socket (a VLAN device
+# would load 8021q, which adds VLAN 0 to every device that is up); the DUT
+# listens on a UDP port.
+prio_tagged() {
+	local rc=0 got
+	modprobe -r 8021q 2>/dev/null
+	grep -q '^8021q ' /proc/modules && { echo "8021q still loaded"; return 1; }
+	ip link set "$DUT_IF" down && ip link set "$DUT_IF" up && wait_carrier "$DUT_IF" 1
+	[ "$(vfta_bit 0)" = 1 ] || { echo "VLAN 0 not in VFTA"; rc=1; }
+	python3 - "$DUT_IP" 5070 > /run/igbt/prio.out <<'PY' &
+import socket, sys
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.bind((sys.argv[1], int(sys.argv[2])))
+s.settimeout(5)
+n = 0
+try:
+    while n < 5:
+        s.recv(100)
+        n += 1
+except socket.timeout:
+    pass
+print(n)
+PY
+	sleep 1.5
+	ip netns exec $NS python3 - "$PEER_IF" "$PEER_MAC" "$DUT_MAC" "$PEER_IP" "$DUT_IP" 5070 <<'PY'
+import socket, struct, sys
+ifname, src, dst, sip, dip, port = sys.argv[1:7]
+mac = lambda m: bytes(int(x, 16) for x in m.split(':'))
+payload = b'priority-tagged'
+udp = struct.pack('!HHHH', 40000, int(port), 8 + len(payload), 0) + payload
+ip = struct.pack('!BBHHHBBH4s4s', 0x45, 0, 20 + len(udp), 0, 0, 64, 17, 0,
+                 socket.inet_aton(sip), socket.inet_aton(dip))
+csum = sum(struct.unpack('!10H', ip))
+csum = (csum & 0xffff) + (csum >> 16)
+ip = ip[:10] + struct.pack('!H', ~((csum & 0xffff) + (csum >> 16)) & 0xffff) + ip[12:]
+# 802.1Q tag: priority 5, VLAN 0.
+frame = mac(dst) + mac(src) + struct.pack('!HH', 0x8100, 5 << 13) + struct.pack('!H', 0x0800) + ip + udp
+s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
+s.bind((ifname, 0))
+for _ in range(5):
+    s.send(frame)
+PY
+	wait
+	got=$(cat /run/igbt/prio.out)
+	note "priority-tagged datagrams received: ${got:-none} of 5"
+	[ "${got:-0}" = 5 ] || rc=1
+	return $rc
+}
+check "VLAN 0 admitted without 8021q: priority-tagged (802.1p) frames from the peer received" prio_tagged
+# Causes of vector 0 forged through ICS: a device reset (DRSTA), which
+# cleared rings and masks on real hardware, makes the driver reset and
+# rebuild; DMA out of sync (DOUTSYNC) is counted.
+device_reset_cause() {
+	local r0 d0 o0 i
+	r0=$(ethtool_stat reset_count); d0=$(ethtool_stat device_reset_asserted)
+	o0=$(ethtool_stat tx_dma_out_of_sync)
+	bar_write 0xc8 $(( 0x10000000 ))
+	for i in $(seq 1 50); do [ "$(ethtool_stat tx_dma_out_of_sync)" -gt "$o0" ] && break; sleep 0.1; done
+	[ "$(ethtool_stat tx_dma_out_of_sync)" = $((o0 + 1)) ] || { echo "DOUTSYNC not counted"; return 1; }
+	[ "$(ethtool_stat reset_count)" = "$r0" ] || { echo "DOUTSYNC reset the device"; return 1; }
+	bar_write 0xc8 $(( 0x40000000 ))
+	for i in $(seq 1 100); do [ "$(ethtool_stat reset_count)" -gt "$r0" ] && break; sleep 0.1; done
+	note "device resets asserted $d0 -> $(ethtool_stat device_reset_asserted), resets $r0 -> $(ethtool_stat reset_count)"
+	[ "$(ethtool_stat device_reset_asserted)" = $((d0 + 1)) ] && [ "$(ethtool_stat reset_count)" = $((r0 + 1)) ] ||
+		return 1
+	wait_carrier "$DUT_IF" 1 && ping -c 3 -i 0.2 -W 2 $PEER_IP >/dev/null
+}
+check "ICR.DRSTA (device reset) makes the driver reset and recover; DOUTSYNC counted, no reset" device_reset_cause
+
 # --- system sleep ------------------------------------------------------------
 # pm_cycle takes one device through the suspend-to-RAM callbacks (to D3hot) and
 # back (a whole-system pm_test cycle kills the guest's 9p root). Run on the C
@@ -368,6 +503,59 @@ suspend_down() {	# an interface that was down stays down (PHY off), and comes up
 	wait_carrier "$DUT_IF" 1 && ping -c 3 -i 0.2 -W 2 $PEER_IP >/dev/null && [ $rc = 0 ]
 }
 check "suspend/resume while down: stays down with the PHY off, then comes up and pings" suspend_down
+# Wake-on-LAN. Whether the bus can wake the system is the platform's say
+# (PME support, ACPI): pm_cycle's wake_capable= sets it either way. Unable:
+# nothing is offered, and WUC/WUFC armed by someone else (forged) are cleared
+# at suspend. Able: the magic packet filter is armed at suspend, cleared
+# after. pm_cycle logs the registers after the driver's suspend callbacks
+# (QEMU unmaps the BARs of a function in D3hot).
+suspended_regs() {	# suspended_regs NAME: "WUC WUFC RCTL" as the driver's suspend left them
+	local mark=wol-$1
+	kmsg_mark "$mark"
+	insmod "$PM_CYCLE_KO" dev="$DUT" regs=0x5800,0x5808,0x100 || return 1
+	rmmod pm_cycle
+	for r in 0x5800 0x5808 0x100; do
+		dmesg_since "$mark" | sed -n "s/.*$DUT: pm_cycle: suspended, register $r = \(0x[0-9a-f]*\|0\)$/\1/p" | tail -1
+	done | xargs printf '%d '
+}
+wol_not_capable() {
+	local rc=0 out
+	insmod "$PM_CYCLE_KO" dev="$DUT" wake_capable=0 cycle=0 && rmmod pm_cycle || return 1
+	ethtool "$DUT_IF" | grep -Eq 'Supports Wake-on: d$' || { echo "wake-up offered"; rc=1; }
+	out=$(ethtool -s "$DUT_IF" wol g 2>&1) && { echo "wol g accepted"; rc=1; }
+	# Nothing supported: the core refuses before the driver is asked.
+	echo "$out" | grep -q "Invalid argument" || { echo "wol g: $out"; rc=1; }
+	bar_write 0x5800 2; bar_write 0x5808 2		# WUC.PME_EN, WUFC.MAG: armed by someone else
+	out=$(suspended_regs none) || { echo "cycle failed"; return 1; }
+	note "cannot wake: WUC WUFC RCTL after suspend: $out"
+	set -- $out
+	[ "$#/$1/$2" = 3/0/0 ] || { echo "wake-up left armed"; rc=1; }
+	wait_carrier "$DUT_IF" 1 && ping -c 3 -i 0.2 -W 2 $PEER_IP >/dev/null || { echo "no ping"; rc=1; }
+	return $rc
+}
+check "Wake-on-LAN on a device that cannot wake: none offered, wol g refused (EINVAL); foreign WUC/WUFC cleared at suspend" wol_not_capable
+wol_magic() {
+	local rc=0 w out
+	insmod "$PM_CYCLE_KO" dev="$DUT" wake_capable=1 cycle=0 && rmmod pm_cycle || return 1
+	w=$(ethtool "$DUT_IF")
+	echo "$w" | grep -Eq 'Supports Wake-on: pumbg$' || { echo "supported: $(echo "$w" | grep Supports)"; rc=1; }
+	echo "$w" | grep -Eq '^[[:space:]]*Wake-on: d$' || { echo "enabled by default"; rc=1; }
+	ethtool -s "$DUT_IF" wol s 2>/dev/null && { echo "SecureOn accepted"; rc=1; }
+	ethtool -s "$DUT_IF" wol g || rc=1
+	ethtool "$DUT_IF" | grep -Eq '^[[:space:]]*Wake-on: g$' || { echo "wol g not read back"; rc=1; }
+	[ "$(cat /sys/bus/pci/devices/$DUT/power/wakeup)" = enabled ] || { echo "device wakeup not enabled"; rc=1; }
+	out=$(suspended_regs g) || { echo "cycle failed"; return 1; }
+	note "wol g: WUC WUFC RCTL after suspend: $out"
+	set -- $out
+	# WUC.PME_EN, WUFC.MAG; the receiver on (RCTL.EN, BAM).
+	[ "$#/$1/$2" = 3/2/2 ] && [ $(( $3 & 0x8002 )) = $(( 0x8002 )) ] || { echo "magic packet wake-up not armed"; rc=1; }
+	[ "$(bar_read 0x5800)/$(bar_read 0x5808)" = 0/0 ] || { echo "still armed after resume"; rc=1; }
+	ethtool -s "$DUT_IF" wol d || rc=1
+	[ "$(cat /sys/bus/pci/devices/$DUT/power/wakeup)" = disabled ] || { echo "device wakeup still enabled"; rc=1; }
+	wait_carrier "$DUT_IF" 1 && ping -c 3 -i 0.2 -W 2 $PEER_IP >/dev/null || { echo "no ping"; rc=1; }
+	return $rc
+}
+check "Wake-on-LAN where the device can wake: pumbg offered, wol g armed in WUC/WUFC at suspend, cleared after" wol_magic
 
 # --- PCIe error recovery (AER) ----------------------------------------------
 # QEMU's monitor sets an uncorrectable error in the AER capability of the

@@ -155,12 +155,17 @@ ctrl_fc() {	# "RFCE/TFCE" from CTRL
 	c=$(bar_read 0x0)
 	echo "$(( (c >> 27) & 1 ))/$(( (c >> 28) & 1 ))"
 }
-check "ethtool -a: autoneg off, rx on, tx on; CTRL.RFCE/TFCE set" \
-	test "$(pause Autonegotiate)/$(pause RX)/$(pause TX)/$(ctrl_fc)" = off/on/on/1/1
+# Negotiated by default, as C igb; QEMU's link partner advertises symmetric
+# pause, so both directions resolve on.
+check "ethtool -a: autoneg on (the default), rx on, tx on; CTRL.RFCE/TFCE set (QEMU's partner pauses)" \
+	test "$(pause Autonegotiate)/$(pause RX)/$(pause TX)/$(ctrl_fc)" = on/on/on/1/1
 fcrth=$(bar_read 0x2168)
 check "XOFF threshold programmed (FCRTH $fcrth, 16-byte aligned, below the 64 KiB buffer)" \
 	sh -c "[ $fcrth -gt 0 ] && [ $((fcrth % 16)) = 0 ] && [ $fcrth -lt 65536 ]"
 carrier0=$(cat /sys/class/net/$DUT_IF/carrier_changes)
+ethtool -A "$DUT_IF" autoneg off rx on tx on 2>/dev/null
+check "ethtool -A autoneg off rx on tx on: forced, CTRL.RFCE/TFCE set" \
+	test "$(pause Autonegotiate)/$(pause RX)/$(pause TX)/$(ctrl_fc)" = off/on/on/1/1
 ethtool -A "$DUT_IF" rx off 2>/dev/null
 check "ethtool -A rx off: reads rx off tx on, CTRL.RFCE clear" \
 	test "$(pause RX)/$(pause TX)/$(ctrl_fc)" = off/on/0/1
@@ -207,6 +212,9 @@ check "ethtool -A autoneg on rx off tx on: advertises asymmetric pause only" pau
 ethtool -A "$DUT_IF" autoneg off rx on tx on 2>/dev/null
 check "ethtool -A autoneg off rx on tx on: forced again, CTRL.RFCE/TFCE set" \
 	test "$(pause Autonegotiate)/$(ctrl_fc)" = off/1/1
+# Back to the default for what follows.
+ethtool -A "$DUT_IF" autoneg on rx on tx on 2>/dev/null
+wait_carrier "$DUT_IF" 1
 # --- advertised link modes (ethtool -s): PHY ANAR and 1000BASE-T control ----
 modes_of() {	# modes_of Supported|Advertised|"Link partner advertised": the listed link modes, sorted
 	ethtool "$DUT_IF" | awk -v k="$1 link modes:" '
@@ -571,5 +579,69 @@ print(" ".join(sorted("%d:%s:%s:%s" % (n["id"], n.get("irq"), n.get("defer-hard-
 	}
 	check "NAPI IDs and settings (defer-hard-irqs 7, gro-flush-timeout 20 us) survive -L 1/$nq and down/up" napi_persist_reset
 fi
+
+# --- the board user's diagnostics: -r, -p, -e, -t --------------------------
+nway() {
+	local c0 c1 i
+	c0=$(cat /sys/class/net/$DUT_IF/carrier_changes)
+	ethtool -r "$DUT_IF" || return 1
+	for i in $(seq 1 100); do
+		c1=$(cat /sys/class/net/$DUT_IF/carrier_changes)
+		[ $((c1 - c0)) -ge 2 ] && [ "$(cat /sys/class/net/$DUT_IF/carrier)" = 1 ] && break
+		sleep 0.1
+	done
+	note "ethtool -r: carrier changes $c0 -> $c1"
+	[ $((c1 - c0)) = 2 ] && ping -c 3 -i 0.2 -W 2 $PEER_IP >/dev/null
+}
+check "ethtool -r renegotiates: the link goes down and comes back, pings" nway
+identify() {	# LEDCTL forced on and off in turn during ethtool -p, as it was after
+	local before seen="" v pid
+	before=$(bar_read 0xe00)
+	ethtool -p "$DUT_IF" 3 &
+	pid=$!
+	for i in $(seq 1 25); do
+		v=$(bar_read 0xe00)
+		case " $seen " in *" $v "*) ;; *) seen+=" $v";; esac
+		sleep 0.1
+	done
+	wait $pid || return 1
+	note "LEDCTL seen during ethtool -p: $seen; before $before, after $(bar_read 0xe00)"
+	case " $seen " in *" $((0x0e0e0e0e)) "*) ;; *) echo "LEDs never on"; return 1;; esac
+	case " $seen " in *" $((0x0f0f0f0f)) "*) ;; *) echo "LEDs never off"; return 1;; esac
+	[ "$(bar_read 0xe00)" = "$before" ]
+}
+check "ethtool -p blinks the LEDs (LEDCTL on and off), puts LEDCTL back" identify
+nvm_dump() {
+	local len dump sum part
+	len=$(ethtool -i "$DUT_IF" | awk '/^supports-eeprom-access:/ {print $2}')
+	[ "$len" = yes ] || { echo "no EEPROM access"; return 1; }
+	ethtool -e "$DUT_IF" raw on > /run/igbt/nvm || return 1
+	len=$(stat -c %s /run/igbt/nvm)
+	# QEMU's NVM: 256 words; words 0..2 the MAC address, 0..0x3f add up to 0xbaba.
+	[ "$len" = 512 ] || { echo "$len bytes"; return 1; }
+	[ "$(od -An -tx1 -N6 /run/igbt/nvm | tr -d ' \n')" = "$(echo "$DUT_MAC" | tr -d :)" ] ||
+		{ echo "words 0..2 are not the MAC address"; return 1; }
+	sum=$(od -An -tu2 -v -N128 /run/igbt/nvm | awk '{for (i = 1; i <= NF; i++) s += $i} END {print s % 65536}')
+	[ "$sum" = $((0xbaba)) ] || { echo "checksum words add up to $sum"; return 1; }
+	part=$(ethtool -e "$DUT_IF" raw on offset 3 length 5 | od -An -tx1 | tr -d ' \n')
+	[ "$part" = "$(od -An -tx1 -j3 -N5 /run/igbt/nvm | tr -d ' \n')" ] || { echo "odd offset: $part"; return 1; }
+}
+check "ethtool -e: the NVM (512 bytes: MAC address, checksum 0xbaba), and from an odd offset" nvm_dump
+selftest() {	# selftest online|offline: ethtool -t passes, the interface keeps working
+	local out r0 c0
+	r0=$(ethtool -S "$DUT_IF" | awk '$1 == "reset_count:" {print $2}')
+	c0=$(cat /sys/class/net/$DUT_IF/carrier_changes)
+	out=$(ethtool -t "$DUT_IF" "$1") || { echo "$out"; return 1; }
+	note "ethtool -t $1: $(echo "$out" | tr '\n\t' '  ')"
+	echo "$out" | grep -q "The test result is PASS" || return 1
+	[ "$(echo "$out" | grep -c 'test.*[[:space:]]0$')" = 4 ] || return 1
+	wait_carrier "$DUT_IF" 1 && traffic || return 1
+	[ "$(ethtool -S "$DUT_IF" | awk '$1 == "reset_count:" {print $2}')" = "$r0" ] || { echo "a recovery reset ran"; return 1; }
+	if [ "$1" = online ]; then
+		[ "$(cat /sys/class/net/$DUT_IF/carrier_changes)" = "$c0" ] || { echo "the link went down"; return 1; }
+	fi
+}
+check "ethtool -t online: the link test passes, the link stays, traffic intact" selftest online
+check "ethtool -t offline: register, NVM, interrupt and link tests pass; interface back, traffic intact" selftest offline
 
 teardown_pair

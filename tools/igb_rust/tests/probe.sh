@@ -96,6 +96,27 @@ check "$PROBE_CYCLES cycles leave no module, no region" \
 probes=$(dmesg_since probe | grep -c "igb_rust $DUT: .*permanent MAC" || true)
 check "each cycle probed once ($((PROBE_CYCLES + 1)) probes)" test "$probes" = $((PROBE_CYCLES + 1))
 
+# A copper device ID strapped to SerDes by its NVM (CTRL_EXT.LINK_MODE, read
+# before the first reset as C igb reads it): refused with ENODEV and a clear
+# line (ENODEV: the driver core logs no failure for it). QEMU keeps a value
+# written while no driver is bound.
+link_mode_refused() {
+	local ext rc=0
+	ext=$(bar_read 0x18)
+	bar_write 0x18 $(( ext | (3 << 22) ))
+	kmsg_mark link-mode
+	insmod "$IGB_RUST_KO"
+	[ "$(driver_of "$DUT")" = none ] || { echo "bound to a SerDes-strapped port"; rc=1; }
+	dmesg_since link-mode | grep -q "igb_rust $DUT: port strapped to SerDes (CTRL_EXT.LINK_MODE 3) not supported" ||
+		{ echo "no log line"; rc=1; }
+	bar_write 0x18 "$ext"
+	echo "$DUT" > /sys/bus/pci/drivers/igb_rust/bind
+	[ "$(driver_of "$DUT")" = igb_rust ] || { echo "not bound once copper again"; rc=1; }
+	rmmod igb_rust
+	return $rc
+}
+check "a port strapped to SerDes (CTRL_EXT.LINK_MODE) is refused with ENODEV; copper again, it binds" link_mode_refused
+
 # The peer is for the C driver; it must still probe with ours loaded.
 insmod "$IGB_RUST_KO"
 modprobe igb
