@@ -107,7 +107,7 @@ link_mode_refused() {
 	kmsg_mark link-mode
 	insmod "$IGB_RUST_KO"
 	[ "$(driver_of "$DUT")" = none ] || { echo "bound to a SerDes-strapped port"; rc=1; }
-	dmesg_since link-mode | grep -q "igb_rust $DUT: port strapped to SerDes (CTRL_EXT.LINK_MODE 3) not supported" ||
+	dmesg_since link-mode | grep -q "igb_rust $DUT: port strapped to SerDes (CTRL_EXT.LINK_MODE 3): copper only, use igb" ||
 		{ echo "no log line"; rc=1; }
 	bar_write 0x18 "$ext"
 	echo "$DUT" > /sys/bus/pci/drivers/igb_rust/bind

@@ -119,7 +119,7 @@ impl netdev::pci::Driver for IgbDriver {
             };
             dev_err!(
                 pdev,
-                "port strapped to {} (CTRL_EXT.LINK_MODE {}) not supported (copper only); use igb\n",
+                "port strapped to {} (CTRL_EXT.LINK_MODE {}): copper only, use igb\n",
                 media,
                 mode
             );
