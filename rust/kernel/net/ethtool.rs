@@ -587,7 +587,8 @@ pub trait Operations: netdev::Operations {
 
     /// Wakes the system on exactly `wol` from now on (`ethtool -s DEV wol ...`): the
     /// abstraction refused events [`Operations::get_wol`] does not report as supported
-    /// (`EINVAL`) and any event for a device that cannot wake the system (`EOPNOTSUPP`), and
+    /// (`EINVAL`) and any event for a device that cannot wake the system (`EOPNOTSUPP`; asked
+    /// for none, the driver is told none), and
     /// on success records in the device whether it may wake the system
     /// (`device_set_wakeup_enable()`), which the bus's suspend reads. Installed only with
     /// `get_wol`.
@@ -1528,11 +1529,13 @@ impl<T: Operations> Adapter<T> {
             let (events, known) = Wol::from_raw(wol.wolopts);
             // SAFETY: `dev` is live for the call.
             let Some(parent) = (unsafe { Self::wake_parent(dev) }) else {
-                return if wol.wolopts == 0 {
-                    Ok(0)
-                } else {
-                    Err(EOPNOTSUPP)
-                };
+                if wol.wolopts != 0 {
+                    return Err(EOPNOTSUPP);
+                }
+                // Nothing wakes the system: what the driver armed while the bus could (its
+                // capability can change) goes.
+                T::set_wol(d, Wol::empty())?;
+                return Ok(0);
             };
             // The core checked against `get_wol`'s answer; checked again for any caller.
             let supported = u32::from(T::get_wol(d).supported);
