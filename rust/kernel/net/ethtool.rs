@@ -13,7 +13,7 @@
 
 use crate::{
     bindings,
-    error::{from_result, VTABLE_DEFAULT_ERROR},
+    error::{from_result, to_result, VTABLE_DEFAULT_ERROR},
     net::netdev::{self, Device, Rtnl},
     prelude::*,
 };
@@ -76,7 +76,8 @@ impl StringSet {
 
 crate::impl_flags!(
     /// Events that wake the system up (`ethtool -s DEV wol ...`, `WAKE_*`). SecureOn
-    /// passwords and filters are not offered: the core refuses them.
+    /// passwords and filters cannot be represented, so they are never reported supported, and
+    /// the core refuses them; a SecureOn password the ioctl passes along is ignored.
     #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
     pub struct Wol(u32);
 
@@ -587,11 +588,10 @@ pub trait Operations: netdev::Operations {
 
     /// Wakes the system on exactly `wol` from now on (`ethtool -s DEV wol ...`): the
     /// abstraction refused events [`Operations::get_wol`] does not report as supported
-    /// (`EINVAL`) and any event for a device that cannot wake the system (`EOPNOTSUPP`; asked
-    /// for none, the driver is told none), and
-    /// on success records in the device whether it may wake the system
-    /// (`device_set_wakeup_enable()`), which the bus's suspend reads. Installed only with
-    /// `get_wol`.
+    /// (`EINVAL`) and any event for a device that cannot wake the system (`EOPNOTSUPP`), and
+    /// records in the device whether it may wake the system (`device_set_wakeup_enable()`,
+    /// which the bus's suspend reads) before the driver is called, putting it back if the
+    /// driver fails. Installed only with `get_wol`.
     fn set_wol(_dev: &Device<Self>, _wol: Wol) -> Result {
         build_error!(VTABLE_DEFAULT_ERROR)
     }
@@ -602,21 +602,27 @@ pub trait Operations: netdev::Operations {
     }
 
     /// Identifies the port (`ethtool -p`): [`PhysId::Active`] returns how many times a second
-    /// the core should turn the LED on and off ([`PhysId::On`], [`PhysId::Off`]; at most
-    /// `i32::MAX`), or 0 if the device blinks it by itself until [`PhysId::Inactive`]. Each
-    /// call runs under RTNL; between them the core waits without it.
+    /// the core should turn the LED on and off ([`PhysId::On`], [`PhysId::Off`]; clamped to
+    /// `HZ / 2`, the most the core can time), or 0 if the device blinks it by itself until
+    /// [`PhysId::Inactive`]. Each call runs under RTNL; between them the core waits without
+    /// it, holding only a reference, so `On`, `Off` and `Inactive` may come after the
+    /// interface was stopped and its unregistration began (never after the driver's data is
+    /// dropped: the reference holds that back).
     fn set_phys_id(_dev: &Device<Self>, _state: PhysId) -> Result<u32> {
         build_error!(VTABLE_DEFAULT_ERROR)
     }
 
     /// The size in bytes of the device's EEPROM (NVM) that `ethtool -e` dumps; 0 for none.
+    /// Installed only with [`Operations::get_eeprom`].
     fn get_eeprom_len(_dev: &Device<Self>) -> u32 {
         build_error!(VTABLE_DEFAULT_ERROR)
     }
 
     /// Reads the EEPROM bytes from byte `offset` on into `buf` (`ethtool -e`), and returns the
     /// magic number a write would have to pass back. The range lies inside
-    /// [`Operations::get_eeprom_len`] (the abstraction checked it) and `buf` is not empty.
+    /// [`Operations::get_eeprom_len`] (the abstraction checked it); `buf` is not empty and at
+    /// most a page (the core splits longer dumps), and every byte of it goes to the user:
+    /// the driver fills all of it or fails.
     /// Installed only with `get_eeprom_len`. Runs under RTNL.
     fn get_eeprom(_dev: &Device<Self>, _offset: u32, _buf: &mut [u8]) -> Result<u32> {
         build_error!(VTABLE_DEFAULT_ERROR)
@@ -626,8 +632,9 @@ pub trait Operations: netdev::Operations {
     /// their number is fixed, so the core's buffers always fit. Empty for none.
     const SELF_TESTS: &'static [&'static str] = &[];
 
-    /// Runs the self-tests (`ethtool -t`) and writes one result per test into `results`
-    /// ([`Operations::SELF_TESTS`] long; 0 means passed); returns whether all passed.
+    /// Runs the self-tests (`ethtool -t`) and writes one result per test into `results` (0
+    /// means passed); returns whether all passed. `results` is [`Operations::SELF_TESTS`]
+    /// long, or shorter where the core sized it otherwise (a DSA conduit's hook).
     /// `offline`: the user allows tests that interrupt traffic (the interface may be brought
     /// down and up again meanwhile). Runs under RTNL. Installed only with `SELF_TESTS`.
     fn self_test(
@@ -698,7 +705,8 @@ pub const fn table<T: Operations>() -> Table<T> {
 struct Adapter<T: Operations>(PhantomData<T>);
 
 impl<T: Operations> Adapter<T> {
-    /// The driver has self-tests: a name for each, and the function that runs them.
+    /// The driver has self-tests: a name for each, and the function that runs them (one
+    /// without the other does not build, see `VTABLE`).
     const HAS_TESTS: bool = T::HAS_SELF_TEST && !T::SELF_TESTS.is_empty();
 
     const VTABLE: bindings::ethtool_ops = bindings::ethtool_ops {
@@ -764,6 +772,10 @@ impl<T: Operations> Adapter<T> {
         self_test: if Self::HAS_TESTS {
             Some(Self::self_test)
         } else {
+            assert!(
+                T::HAS_SELF_TEST != T::SELF_TESTS.is_empty(),
+                "self_test needs SELF_TESTS, and SELF_TESTS needs self_test"
+            );
             None
         },
         get_wol: if T::HAS_GET_WOL {
@@ -1137,10 +1149,25 @@ impl<T: Operations> Adapter<T> {
         let d = unsafe { Self::dev(dev) };
         let set = StringSet::from_raw(set);
         if set == StringSet::Test && Self::HAS_TESTS {
-            // SAFETY: Every caller sizes `data` from `get_sset_count` for the same set, which
-            // is the fixed length of `SELF_TESTS`.
-            let buf =
-                unsafe { core::slice::from_raw_parts_mut(data, T::SELF_TESTS.len() * GSTRING_LEN) };
+            // Every caller sizes `data` from a `get_sset_count(ETH_SS_TEST)` call made under the
+            // same hold of RTNL, but of the table installed on the device, which is not always
+            // this one: a DSA conduit's hook adds its switch ports' counts, which may be
+            // smaller or negative. So the installed function is asked again, and at most that
+            // many names are written.
+            // SAFETY: `dev` is live for the call; its `ethtool_ops` is a valid table, whose
+            // `get_sset_count` is set (it was called to size `data`).
+            let installed = unsafe {
+                let ops = (*dev).ethtool_ops;
+                match (*ops).get_sset_count {
+                    Some(count) => count(dev, bindings::ethtool_stringset_ETH_SS_TEST as c_int),
+                    None => 0,
+                }
+            };
+            let n = usize::try_from(installed)
+                .unwrap_or(0)
+                .min(T::SELF_TESTS.len());
+            // SAFETY: `data` holds `installed` names (see above), at least `n`.
+            let buf = unsafe { core::slice::from_raw_parts_mut(data, n * GSTRING_LEN) };
             let mut w = StringWriter { buf, pos: 0 };
             for name in T::SELF_TESTS {
                 w.push(name);
@@ -1486,7 +1513,12 @@ impl<T: Operations> Adapter<T> {
     /// # Safety
     ///
     /// `dev` must be a live net_device.
+    ///
+    /// Without `CONFIG_PM_SLEEP` nothing sleeps, so nothing wakes: never.
     unsafe fn wake_parent(dev: *mut bindings::net_device) -> Option<*mut bindings::device> {
+        if !cfg!(CONFIG_PM_SLEEP) {
+            return None;
+        }
         // SAFETY: `dev` is live (safety requirement); its parent, set before registration,
         // outlives it.
         let parent = unsafe { (*dev).dev.parent };
@@ -1529,25 +1561,52 @@ impl<T: Operations> Adapter<T> {
             let (events, known) = Wol::from_raw(wol.wolopts);
             // SAFETY: `dev` is live for the call.
             let Some(parent) = (unsafe { Self::wake_parent(dev) }) else {
-                if wol.wolopts != 0 {
-                    return Err(EOPNOTSUPP);
-                }
-                // Nothing wakes the system: what the driver armed while the bus could (its
-                // capability can change) goes.
-                T::set_wol(d, Wol::empty())?;
-                return Ok(0);
+                return if wol.wolopts == 0 {
+                    Ok(0)
+                } else {
+                    Err(EOPNOTSUPP)
+                };
             };
             // The core checked against `get_wol`'s answer; checked again for any caller.
             let supported = u32::from(T::get_wol(d).supported);
             if !known || wol.wolopts & !supported != 0 {
                 return Err(EINVAL);
             }
-            T::set_wol(d, events)?;
-            // SAFETY: `parent` is a live device that can wake the system. Its result only
-            // says that it cannot, which was checked.
-            let _ = unsafe { bindings::device_set_wakeup_enable(parent, wol.wolopts != 0) };
+            // The device's wake-up policy first: the bus reads it at suspend, and it can fail
+            // (no memory for the wakeup source, the capability gone meanwhile); events the
+            // driver armed without it would never wake the system.
+            // SAFETY: `parent` is a live device.
+            let was = unsafe { bindings::device_may_wakeup(parent) };
+            // SAFETY: As above.
+            unsafe { Self::set_wakeup(parent, wol.wolopts != 0) }?;
+            T::set_wol(d, events).inspect_err(|_| {
+                // SAFETY: As above. This puts back what was there; should it fail, the device
+                // is left unable to wake, the safe side.
+                let _ = unsafe { Self::set_wakeup(parent, was) };
+            })?;
             Ok(0)
         })
+    }
+
+    /// Records whether `parent` may wake the system (`device_set_wakeup_enable()`).
+    ///
+    /// # Safety
+    ///
+    /// `parent` must be a live device.
+    #[cfg(CONFIG_PM_SLEEP)]
+    unsafe fn set_wakeup(parent: *mut bindings::device, on: bool) -> Result {
+        // SAFETY: `parent` is live (safety requirement).
+        to_result(unsafe { bindings::device_set_wakeup_enable(parent, on) })
+    }
+
+    /// Without `CONFIG_PM_SLEEP` no device wakes the system ([`Self::wake_parent`]).
+    ///
+    /// # Safety
+    ///
+    /// None: nothing is touched.
+    #[cfg(not(CONFIG_PM_SLEEP))]
+    unsafe fn set_wakeup(_parent: *mut bindings::device, _on: bool) -> Result {
+        Err(EOPNOTSUPP)
     }
 
     /// # Safety
@@ -1579,9 +1638,13 @@ impl<T: Operations> Adapter<T> {
                 _ => PhysId::Inactive,
             };
             let rate = T::set_phys_id(d, state)?;
-            // Only `Active`'s answer means anything to the core; the others must be 0.
+            // Only `Active`'s answer means anything to the core; the others must be 0. The
+            // core waits `HZ / (2 * rate)` jiffies between calls: above `HZ / 2` that is no
+            // wait at all (and a large rate overflows its `int`), so the rate is clamped there.
+            let hz = crate::time::msecs_to_jiffies(1000);
+            let max = c_int::try_from(hz / 2).unwrap_or(1).max(1);
             Ok(if state == PhysId::Active {
-                c_int::try_from(rate).unwrap_or(c_int::MAX)
+                c_int::try_from(rate).unwrap_or(c_int::MAX).min(max)
             } else {
                 0
             })
@@ -1613,11 +1676,11 @@ impl<T: Operations> Adapter<T> {
             // the driver's slice is built from it.
             let len = u32::try_from(Self::eeprom_len_of(d))?;
             let end = ee.offset.checked_add(ee.len).ok_or(EINVAL)?;
-            if ee.len == 0 || end > len {
+            if ee.len == 0 || end > len || ee.len as usize > crate::page::PAGE_SIZE {
                 return Err(EINVAL);
             }
             // SAFETY: The only caller (`ethtool_get_any_eeprom()`) passes a `PAGE_SIZE` buffer
-            // and at most that many bytes in `ee.len` per call, for the call.
+            // for the call, and `ee.len` is at most that (checked above).
             let buf = unsafe { core::slice::from_raw_parts_mut(bytes, ee.len as usize) };
             ee.magic = T::get_eeprom(d, ee.offset, buf)?;
             Ok(0)
@@ -1641,9 +1704,12 @@ impl<T: Operations> Adapter<T> {
         // SAFETY: The core calls us for a net_device with this table, with `test` valid and
         // exclusive for the call.
         let (d, test) = unsafe { (Self::dev(dev), &mut *test) };
-        // SAFETY: The only caller (`ethtool_self_test()`) allocates `data` with as many `u64`s
-        // as `get_sset_count(ETH_SS_TEST)` returned, the fixed length of `SELF_TESTS`.
-        let results = unsafe { core::slice::from_raw_parts_mut(data, T::SELF_TESTS.len()) };
+        // The only caller (`ethtool_self_test()`) allocates `data` with as many `u64`s as the
+        // installed `get_sset_count(ETH_SS_TEST)` returned and stores that count in `test.len`;
+        // it is this table's `SELF_TESTS.len()` unless a DSA conduit's hook changed it.
+        let n = (test.len as usize).min(T::SELF_TESTS.len());
+        // SAFETY: `data` holds `test.len` `u64`s, at least `n` (see above).
+        let results = unsafe { core::slice::from_raw_parts_mut(data, n) };
         // SAFETY: The core holds RTNL around the ioctl for a device without instance-lock
         // operations (`Device`'s invariants), as for `set_channels`.
         let mut rtnl = unsafe { Rtnl::assume_held() };

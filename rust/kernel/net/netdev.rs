@@ -1137,8 +1137,9 @@ impl<T: Operations> XmitGuard<'_, T> {
     /// judges a stopped queue by, or a queue kept busy by them looks stuck.
     #[inline]
     pub fn trans_update(&self) {
-        // SAFETY: `txq` is a valid queue whose xmit lock this CPU holds (type invariant), the
-        // lock that orders writers of `trans_start`.
+        // SAFETY: `txq` is a valid queue (type invariant). `trans_start` is written and read
+        // with `WRITE_ONCE`/`READ_ONCE`, from any context; holding the queue's xmit lock only
+        // makes this the queue's sender, as `txq_trans_cond_update()` expects.
         unsafe { bindings::txq_trans_cond_update(self.txq.0.get()) };
     }
 }

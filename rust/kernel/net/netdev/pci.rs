@@ -55,8 +55,10 @@ pub trait Driver {
     }
 
     /// System sleep and shutdown: called after the interface was detached (and stopped, if it
-    /// was up), before the PCI core powers the function down; e.g. to power the PHY down or
-    /// hand the device to its firmware. Errors are ignored at shutdown.
+    /// was up), before the function is powered down (by the PCI core for sleep; by the
+    /// adapter at power-off, with PME from D3hot as `device_may_wakeup()` says, unless this
+    /// failed); e.g. to arm wake-up filters, power the PHY down or hand the device to its
+    /// firmware. Otherwise errors are ignored at shutdown.
     fn suspend(pdev: &pci::Device<Core<'_>>, dev: &Device<Self::Net<'_>>) -> Result {
         let _ = (pdev, dev);
         Ok(())
@@ -282,11 +284,12 @@ impl<D: Driver> pci::Driver for Adapter<D> {
         // registered and detached until the system goes down, whatever error recovery says.
         this.state.store(STATE_SUSPENDED, Relaxed);
         this.reg.detach();
-        let _ = D::suspend(pdev, this.reg.device());
+        let suspended = D::suspend(pdev, this.reg.device()).is_ok();
         // SAFETY: A plain read of the system's state, which the core set before it called the
         // shutdown callbacks.
         let state = unsafe { core::ptr::addr_of!(bindings::system_state).read_volatile() };
-        if state == bindings::system_states_SYSTEM_POWER_OFF {
+        // A driver whose suspend failed armed nothing to wake on: the bus leaves it be.
+        if suspended && state == bindings::system_states_SYSTEM_POWER_OFF {
             // Powering off: the function may wake the system from D3hot if its driver armed
             // a wake-up (Wake-on-LAN) and the user let it (`device_may_wakeup()`); the bus
             // does this for sleep, not for shutdown.
