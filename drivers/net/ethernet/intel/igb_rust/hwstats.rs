@@ -140,12 +140,14 @@ impl HwStats {
         COUNTERS.iter().map(|c| c.name)
     }
 
-    /// Adds what the registers counted since the last read, and returns the totals. Any
-    /// context; the lock makes each clear-on-read count land in exactly one total.
-    pub(crate) fn update(&self, bar: &Bar0<'_>) -> [u64; COUNTERS.len()] {
+    /// Adds what the registers counted since the last read, and returns the totals: the
+    /// counters of [`HwStats::names`], and the frames each RX queue dropped for want of a free
+    /// descriptor. Any context; the lock makes each clear-on-read count land in exactly one
+    /// total.
+    pub(crate) fn update(&self, bar: &Bar0<'_>) -> ([u64; COUNTERS.len()], [u64; DROP_QUEUES]) {
         let mut sums = self.sums.lock();
         Self::collect(&mut sums, bar);
-        sums.vals
+        (sums.vals, sums.drops)
     }
 
     /// Collects the registers one last time before a MAC reset, and stops reading them until
@@ -186,9 +188,7 @@ impl HwStats {
 
     /// Frames each RX queue dropped for want of a free descriptor, since probe.
     pub(crate) fn queue_drops(&self, bar: &Bar0<'_>) -> [u64; DROP_QUEUES] {
-        let mut sums = self.sums.lock();
-        Self::collect(&mut sums, bar);
-        sums.drops
+        self.update(bar).1
     }
 
     /// Pause frames received and sent (XON and XOFF), since probe.
@@ -197,7 +197,7 @@ impl HwStats {
         const XOFFRXC: usize = at("rx_flow_control_xoff");
         const XONTXC: usize = at("tx_flow_control_xon");
         const XOFFTXC: usize = at("tx_flow_control_xoff");
-        let v = self.update(bar);
+        let (v, _) = self.update(bar);
         (v[XONRXC] + v[XOFFRXC], v[XONTXC] + v[XOFFTXC])
     }
 
@@ -216,11 +216,7 @@ impl HwStats {
         const ECOL: usize = at("tx_aborted_errors");
         const LATECOL: usize = at("tx_window_errors");
         const TNCRS: usize = at("tx_carrier_errors");
-        let (v, drops) = {
-            let mut sums = self.sums.lock();
-            Self::collect(&mut sums, bar);
-            (sums.vals, sums.drops)
-        };
+        let (v, drops) = self.update(bar);
         let rx_length = v[RUC] + v[ROC];
         // Frames a queue without free descriptors dropped (SRRCTL.DROP_EN), as C igb counts
         // them.

@@ -2325,18 +2325,20 @@ impl<'bound> ethtool::Operations for IgbNet<'bound> {
             }
         }
         let this = dev.data();
+        // One read of the clear-on-read registers for both.
+        let (hw, drops) = this.hw_stats.update(&this.hw.bar);
         let device = [
             this.tx_timeouts.load(Relaxed),
             this.tx_hangs.load(Relaxed),
             this.resets.load(Relaxed),
             this.device_resets.load(Relaxed),
             this.dma_out_of_sync.load(Relaxed),
-            this.hw_stats.queue_drops(&this.hw.bar).iter().sum(),
+            drops.iter().sum(),
         ];
         for (val, slot) in device.into_iter().zip(&mut it) {
             *slot = val;
         }
-        for (val, slot) in this.hw_stats.update(&this.hw.bar).into_iter().zip(&mut it) {
+        for (val, slot) in hw.into_iter().zip(&mut it) {
             *slot = val;
         }
         pp.write_values(it.into_slice());
