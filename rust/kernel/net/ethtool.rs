@@ -1719,3 +1719,18 @@ impl<T: Operations> Adapter<T> {
         }
     }
 }
+
+// The names of the page pool counters are written here, where ethtool's string sets are: the
+// page pool module stands alone below this one.
+#[cfg(CONFIG_PAGE_POOL_STATS)]
+impl crate::net::page_pool::Stats {
+    /// Writes the counter names (`page_pool_ethtool_stats_get_strings()`).
+    #[inline]
+    pub fn write_names(w: &mut StringWriter<'_>) {
+        let n = crate::net::page_pool::Stats::count() as usize;
+        if let Some(buf) = w.reserve(n) {
+            // SAFETY: `buf` holds `n * ETH_GSTRING_LEN` writable bytes, what C writes.
+            unsafe { bindings::page_pool_ethtool_stats_get_strings(buf.as_mut_ptr()) };
+        }
+    }
+}

@@ -5,9 +5,9 @@
 //! A [`Napi<P>`] embeds a `struct napi_struct` together with the driver's per-queue data `P`
 //! (shared with any context), `P::State` (owned by the receive side of the poll) and,
 //! optionally, a page pool bound to the instance. The instances of a net_device are created
-//! and owned by its [`Registration`](netdev::Registration), which disables them before it
-//! drops the driver's data and deletes them before it frees the device: a NAPI instance can
-//! neither outlive its device nor be made by a driver on its own.
+//! and owned by its registration (the netdev module's `Registration`), which disables them
+//! before it drops the driver's data and deletes them before it frees the device: a NAPI
+//! instance can neither outlive its device nor be made by a driver on its own.
 //!
 //! The poll callback receives a [`NapiContext`], the token that functions only valid in NAPI
 //! context require, `&mut P::TxState` (NAPI never runs two polls of one instance at once), and,
@@ -29,11 +29,11 @@
 //!
 //! C header: [`include/linux/netdevice.h`](srctree/include/linux/netdevice.h).
 
-#[cfg(CONFIG_PAGE_POOL)]
 use crate::net::page_pool;
 use crate::{
     bindings, device,
-    net::{netdev, skb::SkBuff, xdp},
+    error::to_result,
+    net::{rtnl::Rtnl, skb::SkBuff},
     prelude::*,
     sync::atomic::{Acquire, Atomic, Release},
     types::{NotThreadSafe, Opaque},
@@ -45,16 +45,41 @@ use core::{
     num::NonZeroU32,
 };
 
+/// The driver data of a net_device with NAPI instances: what their polls are handed the device
+/// as.
+///
+/// The netdev module implements it for every driver's data, with its typed `Device`; the
+/// trait lets this module, which the netdev module builds on, find the device of a poll
+/// without depending on it.
+///
+/// # Safety
+///
+/// [`PollOwner::device`] must return the device whose net_device it is given, for any
+/// net_device allocated for `Self` whose private data is initialised.
+pub unsafe trait PollOwner {
+    /// The device, as the driver's callbacks see it.
+    type Device;
+
+    /// The device of the net_device `dev`.
+    ///
+    /// # Safety
+    ///
+    /// `dev` must be a net_device allocated for `Self` whose private data is initialised and
+    /// stays so for `'a`.
+    unsafe fn device<'a>(dev: *mut bindings::net_device) -> &'a Self::Device;
+}
+
 /// A per-queue poll routine.
 pub trait Poll: Send + Sync + Sized {
     /// The driver data of the net_device the instance belongs to.
-    type Owner: netdev::Operations<Poll = Self>;
+    type Owner: PollOwner;
     /// State only the receive side of the poll touches (RX ring, buffers); with the instance
     /// disabled, also [`Napi::with_state`].
     type State: Send;
     /// State of the poll's transmit completion (the cleaning half of a TX ring,
-    /// [`netdev::ring::Consumer`]): every poll gets it, a netpoll poll (budget 0) included;
-    /// with the instance disabled, also [`Napi::with_tx_state`]. It starts as `Default`.
+    /// the netdev module's `ring::Consumer`): every poll gets it, a netpoll poll (budget 0)
+    /// included; with the instance disabled, also [`Napi::with_tx_state`]. It starts as
+    /// `Default`.
     type TxState: Default + Send;
 
     /// Does the instance's work and returns how many received frames it processed, at most
@@ -68,7 +93,7 @@ pub trait Poll: Send + Sync + Sized {
     /// (`napi_complete_done()`) and then calls [`Poll::rearm`].
     fn poll<'n>(
         &self,
-        dev: &netdev::Device<Self::Owner>,
+        dev: &<Self::Owner as PollOwner>::Device,
         ctx: &NapiContext<'n>,
         tx: &mut Self::TxState,
         rx: Option<Rx<'_, 'n, Self>>,
@@ -85,16 +110,16 @@ pub trait Poll: Send + Sync + Sized {
 }
 
 /// The poll routine of a net_device without NAPI instances.
-pub struct NoPoll<T>(PhantomData<T>, core::convert::Infallible);
+pub struct NoPoll<T>(PhantomData<fn() -> T>, core::convert::Infallible);
 
-impl<T: netdev::Operations<Poll = Self>> Poll for NoPoll<T> {
+impl<T: PollOwner> Poll for NoPoll<T> {
     type Owner = T;
     type State = ();
     type TxState = ();
 
     fn poll<'n>(
         &self,
-        _: &netdev::Device<T>,
+        _: &T::Device,
         _: &NapiContext<'n>,
         _tx: &mut (),
         _: Option<Rx<'_, 'n, Self>>,
@@ -158,7 +183,7 @@ pub struct Rx<'a, 'n, P: Poll> {
     pub pool: Option<&'a RxPool<'a>>,
     /// The XDP info of the instance's RX queue, registered with its page pool: an instance
     /// with a queue and a pool whose offset leaves XDP's headroom has one.
-    pub xdp: Option<&'a xdp::RxQueue>,
+    pub xdp: Option<&'a RxQueue>,
 }
 
 /// Proof of running in the poll routine of one NAPI instance, in softirq context or in netpoll.
@@ -229,6 +254,11 @@ pub struct RxContext<'a, 'n> {
     ctx: &'a NapiContext<'n>,
     budget: NonZeroU32,
 }
+
+// SAFETY: An `RxContext` exists only in the poll of a NAPI instance with a non-zero budget,
+// i.e. in softirq (type invariant), and cannot leave it: it is neither `Send` nor `Sync` (it
+// holds a `&NapiContext`, which is neither) and it borrows the poll's context.
+unsafe impl page_pool::DirectContext for RxContext<'_, '_> {}
 
 impl<'n> RxContext<'_, 'n> {
     /// How many frames this poll may process (never 0).
@@ -317,7 +347,7 @@ pub struct Napi<P: Poll> {
     /// deleted, while it is disabled.
     pool: UnsafeCell<Option<RxPool<'static>>>,
     /// The XDP info of the queue, registered with `pool`: set with it, dropped before it.
-    xdp: UnsafeCell<Option<Pin<KBox<xdp::RxQueue>>>>,
+    xdp: UnsafeCell<Option<Pin<KBox<RxQueue>>>>,
     /// The queue pair linked to the instance while it is enabled.
     queue: Option<u32>,
     /// Index of the interrupt line that schedules it.
@@ -342,7 +372,7 @@ impl<P: Poll> Napi<P> {
     ///
     /// # Safety
     ///
-    /// `dev` must be a net_device allocated for `P::Owner` by [`netdev::Registration`], not
+    /// `dev` must be a net_device allocated for `P::Owner` by the netdev registration, not
     /// registered yet, which drops the instance before it frees the device. `queue`, if set,
     /// must be below the RX and TX queue counts `dev` was allocated with, and no other instance
     /// of `dev` may have it.
@@ -424,11 +454,11 @@ impl<P: Poll> Napi<P> {
         let pool = unsafe { page_pool::PagePool::new_for_napi(parent, params, self.raw()) }?;
         // A pool without XDP's headroom serves the stack only.
         let rxq = match self.queue {
-            Some(q) if pool.offset() >= xdp::PACKET_HEADROOM => {
+            Some(q) if pool.offset() >= PACKET_HEADROOM => {
                 // SAFETY: `inner` is added, so its `dev` is the device, which outlives its
                 // instances; `q` is below its RX queue count (type invariant). The info is
                 // dropped before the pool (`PinnedDrop`).
-                let init = unsafe { xdp::RxQueue::new((*self.raw()).dev, q, &pool) };
+                let init = unsafe { RxQueue::new((*self.raw()).dev, q, &pool) };
                 Some(KBox::pin_init(init, GFP_KERNEL)?)
             }
             _ => None,
@@ -478,7 +508,7 @@ impl<P: Poll> Napi<P> {
     /// Instances may be enabled in any order: those with a queue got their NAPI IDs in the
     /// order they were added, at registration (`Napi::assign_id`).
     #[inline]
-    pub fn enable(&self, _rtnl: &netdev::Rtnl) {
+    pub fn enable(&self, _rtnl: &Rtnl) {
         // SAFETY: RTNL is held (`_rtnl`), which serialises every access to `enabled`.
         let en = unsafe { &mut *self.core.enabled.get() };
         if !*en {
@@ -582,7 +612,7 @@ impl<P: Poll> Napi<P> {
 
     /// Disables polling, waiting for a running poll to finish. Idempotent.
     #[inline]
-    pub fn disable(&self, _rtnl: &netdev::Rtnl) {
+    pub fn disable(&self, _rtnl: &Rtnl) {
         // SAFETY: RTNL is held (`_rtnl`), which serialises every access to `enabled`.
         let en = unsafe { &mut *self.core.enabled.get() };
         if *en {
@@ -596,7 +626,7 @@ impl<P: Poll> Napi<P> {
 
     /// Whether polling is enabled.
     #[inline]
-    pub fn is_enabled(&self, _rtnl: &netdev::Rtnl) -> bool {
+    pub fn is_enabled(&self, _rtnl: &Rtnl) -> bool {
         // SAFETY: RTNL is held (`_rtnl`), which serialises every access to `enabled`.
         unsafe { *self.core.enabled.get() }
     }
@@ -609,7 +639,7 @@ impl<P: Poll> Napi<P> {
     #[inline]
     pub fn with_state<R>(
         &self,
-        _rtnl: &mut netdev::Rtnl,
+        _rtnl: &mut Rtnl,
         f: impl FnOnce(&P, &mut P::State, Option<&RxPool<'_>>) -> R,
     ) -> Result<R> {
         // SAFETY: RTNL is held (`_rtnl`), which serialises every access to `enabled`.
@@ -632,7 +662,7 @@ impl<P: Poll> Napi<P> {
     #[inline]
     pub fn with_tx_state<R>(
         &self,
-        _rtnl: &mut netdev::Rtnl,
+        _rtnl: &mut Rtnl,
         f: impl FnOnce(&mut P::TxState) -> R,
     ) -> Result<R> {
         // SAFETY: RTNL is held (`_rtnl`), which serialises every access to `enabled`.
@@ -655,7 +685,7 @@ impl<P: Poll> Napi<P> {
         // private data initialised: polls only happen between a `napi_enable` after the data
         // was initialised (in a callback of the registered device, or in `assign_id`) and the
         // `napi_disable` that `Registration` does before it drops the data.
-        let dev = unsafe { netdev::Device::<P::Owner>::from_napi_dev((*napi).dev) };
+        let dev = unsafe { P::Owner::device((*napi).dev) };
         let budget = u32::try_from(budget).unwrap_or(0);
         // INVARIANT: we are the poll of `napi`, with the budget the core passed.
         let ctx = NapiContext {
@@ -762,5 +792,110 @@ impl<P: Poll> Napi<P> {
             unsafe { bindings::napi_disable(self.raw()) };
             *en = false;
         }
+    }
+}
+
+/// Headroom XDP programs may grow the frame into (`XDP_PACKET_HEADROOM`): a page pool whose
+/// offset is smaller cannot be registered for XDP.
+pub const PACKET_HEADROOM: u32 = bindings::XDP_PACKET_HEADROOM;
+
+/// The XDP receive queue info of one RX queue (`struct xdp_rxq_info`), registered with the
+/// page pool of the NAPI instance that polls the queue as its memory model.
+///
+/// Only [`Napi`] makes one, and hands it to its poll. What XDP does with it (running
+/// programs on the queue's frames) is in the XDP module, which builds on this one.
+///
+/// # Invariants
+///
+/// `inner` is registered (`__xdp_rxq_info_reg()`) for a net_device and queue, with a fragment
+/// size of `PAGE_SIZE` (every buffer, first or fragment, is a whole page) and the
+/// `MEM_TYPE_PAGE_POOL` memory model of a pool whose offset is at least
+/// [`PACKET_HEADROOM`] and whose device-written area ends before the shared info at the end
+/// of the page; it is unregistered on drop, while the pool is still alive.
+#[pin_data(PinnedDrop)]
+pub struct RxQueue {
+    #[pin]
+    inner: Opaque<bindings::xdp_rxq_info>,
+}
+
+// SAFETY: After registration the info is only read (by XDP programs and frame conversion).
+unsafe impl Sync for RxQueue {}
+// SAFETY: Unregistering works from any thread.
+unsafe impl Send for RxQueue {}
+
+impl RxQueue {
+    /// Registers the info of RX queue `queue` of `dev` with `pool`'s memory model.
+    ///
+    /// # Safety
+    ///
+    /// `dev` must be a live net_device with at least `queue + 1` RX queues, allocated for as
+    /// long as the result lives; `pool` must outlive the result.
+    pub(crate) unsafe fn new(
+        dev: *mut bindings::net_device,
+        queue: u32,
+        pool: &page_pool::PagePool<'_>,
+    ) -> impl PinInit<Self, Error> {
+        let raw_pool = pool.as_raw();
+        // The device writes nothing where the shared info lists a frame's fragments: the CPU
+        // writes there, and no sync for the device would cover those lines.
+        let headroom_ok = pool.offset() >= PACKET_HEADROOM
+            && pool
+                .offset()
+                .checked_add(pool.max_len())
+                .and_then(|n| n.checked_add(page_pool::SKB_SHINFO_SIZE))
+                .is_some_and(|n| n <= page_pool::PAGE_SIZE);
+        let init = move |slot: *mut Self| {
+            if !headroom_ok {
+                return Err(EINVAL);
+            }
+            // SAFETY: `slot` points to storage for `Self` (the closure's contract).
+            let rxq = Opaque::cast_into(unsafe { &raw const (*slot).inner });
+            // `xdp_rxq_info_reg` reads the registration state before it clears the info: it
+            // must start zeroed (never registered).
+            // SAFETY: `rxq` is valid for writes of one info (the closure's contract).
+            unsafe { rxq.write_bytes(0, 1) };
+            // SAFETY: `rxq` is a zeroed info; `dev` is live with that queue (safety
+            // requirement). The fragment size lets programs grow the last fragment of a frame
+            // up to the end of its page, which is the frame's.
+            to_result(unsafe {
+                bindings::__xdp_rxq_info_reg(rxq, dev, queue, 0, page_pool::PAGE_SIZE)
+            })?;
+            // SAFETY: `rxq` was registered just above; `raw_pool` is a live pool.
+            let r = to_result(unsafe {
+                bindings::xdp_rxq_info_reg_mem_model(
+                    rxq,
+                    bindings::xdp_mem_type_MEM_TYPE_PAGE_POOL,
+                    raw_pool.cast(),
+                )
+            });
+            if let Err(e) = r {
+                // SAFETY: Registered above, without a memory model.
+                unsafe { bindings::xdp_rxq_info_unreg(rxq) };
+                return Err(e);
+            }
+            // INVARIANT: registered with the pool's memory model; the pool's offset was
+            // checked.
+            Ok(())
+        };
+        // SAFETY: `init` initialises `slot` completely on success (the info is the only
+        // field) and leaves nothing registered on failure; the info does not move once
+        // registered (pinned).
+        unsafe { pin_init::pin_init_from_closure(init) }
+    }
+
+    #[inline]
+    pub(crate) fn raw(&self) -> *mut bindings::xdp_rxq_info {
+        self.inner.get()
+    }
+}
+
+#[pinned_drop]
+impl PinnedDrop for RxQueue {
+    #[inline]
+    fn drop(self: Pin<&mut Self>) {
+        // SAFETY: Registered (type invariant) and unregistered only here; the pool is still
+        // alive (type invariant), and unregistering drops the reference the memory model took
+        // on it.
+        unsafe { bindings::xdp_rxq_info_unreg(self.raw()) };
     }
 }

@@ -20,8 +20,7 @@ use crate::{
     irq::{self, IrqReturn},
     net::{
         napi::{self, Napi, Poll},
-        skb::{SkBuff, VlanProto, VlanTag},
-        xdp,
+        skb::SkBuff,
     },
     prelude::*,
     sync::{
@@ -36,6 +35,8 @@ use core::{cell::UnsafeCell, marker::PhantomData, ptr::NonNull};
 
 pub mod pci;
 pub mod ring;
+
+pub use crate::net::rtnl::Rtnl;
 
 /// Length of an Ethernet (MAC) address.
 pub const ETH_ALEN: usize = bindings::ETH_ALEN as usize;
@@ -291,55 +292,6 @@ pub trait Operations: Sized + Send + Sync {
         build_error!(VTABLE_DEFAULT_ERROR)
     }
 
-    /// Attaches, replaces or detaches (`None`) the device's XDP program (`ndo_bpf` with
-    /// `XDP_SETUP_PROG`), under RTNL, up or not, while traffic may flow. The driver owns the
-    /// program it is given: it keeps it (typically in an [`xdp::ProgSlot`]) on success and
-    /// may drop it on failure; the old one is the driver's to drop. `extack` explains an error
-    /// to the user. Needs [`Config::xdp_features`] with [`xdp::Features::BASIC`].
-    #[inline]
-    fn xdp_setup(
-        _dev: &Device<Self>,
-        _rtnl: &mut Rtnl,
-        _prog: Option<xdp::Prog>,
-        _extack: &mut xdp::ExtAck<'_>,
-    ) -> Result {
-        build_error!(VTABLE_DEFAULT_ERROR)
-    }
-
-    /// Transmits frames that XDP redirected to the device (`ndo_xdp_xmit`); with `flush`, the
-    /// device is told about them before the call returns. Runs in softirq context on any CPU,
-    /// concurrently with everything but itself on that CPU, whether the interface is up or
-    /// not.
-    ///
-    /// Each frame the driver takes from `frames` is its own, to send or drop; the others go
-    /// back to the core, which counts them as dropped. An error with no frame taken is
-    /// reported as such; after a frame was taken, only the count is. Frames of several
-    /// buffers come only to a device that announced [`xdp::Features::NDO_XMIT_SG`].
-    #[inline]
-    fn xdp_xmit(_dev: &Device<Self>, _frames: &mut xdp::XmitFrames<'_>, _flush: bool) -> Result {
-        build_error!(VTABLE_DEFAULT_ERROR)
-    }
-
-    /// The RSS hash of the frame an XDP program runs on and what it covers (`xmo_rx_hash`,
-    /// the kfunc `bpf_xdp_metadata_rx_hash()`), decoded from the [`xdp::RxMeta`] the driver
-    /// gave with the frame ([`xdp::OnVerdict::meta`]); `Err(ENODATA)` for a frame the device
-    /// computed none for. Called from the program, in the poll's softirq, and only while
-    /// `NETIF_F_RXHASH` is on: otherwise the program gets `ENODATA` without a call.
-    /// Implementing it makes the device offer the kfunc (`xdp-rx-metadata-features`).
-    #[inline]
-    fn xdp_rx_hash(_meta: &xdp::RxMeta) -> Result<(u32, xdp::RssHashType)> {
-        build_error!(VTABLE_DEFAULT_ERROR)
-    }
-
-    /// The VLAN tag the device took off the frame an XDP program runs on (`xmo_rx_vlan_tag`,
-    /// the kfunc `bpf_xdp_metadata_rx_vlan_tag()`), as for [`Operations::xdp_rx_hash`];
-    /// `Err(ENODATA)` for a frame that kept its tag or had none. Called only while the device
-    /// strips tags (`NETIF_F_HW_VLAN_CTAG_RX` or `NETIF_F_HW_VLAN_STAG_RX`).
-    #[inline]
-    fn xdp_rx_vlan_tag(_meta: &xdp::RxMeta) -> Result<VlanTag> {
-        build_error!(VTABLE_DEFAULT_ERROR)
-    }
-
     /// What the device counted outside the queues in use (`get_base_stats`): events of queues
     /// that no longer exist, or of no queue. The device-wide figure of a counter is this plus
     /// the sum over the queues, and only counters set here are reported device-wide: set each
@@ -423,29 +375,6 @@ impl QueueStatsTx {
     #[inline]
     pub fn set_wake(&mut self, v: u64) {
         self.0.wake = v;
-    }
-}
-
-/// Proof that the RTNL lock is held.
-///
-/// Only the callbacks the networking core calls under RTNL receive one (as `&mut Rtnl`);
-/// functions that need the lock take `&Rtnl`, so calling them from any other context does not
-/// compile. Functions that must keep others from running under the same lock hold, such as
-/// [`Napi::with_state`](crate::net::napi::Napi::with_state), borrow it mutably.
-///
-/// # Invariants
-///
-/// The RTNL lock is held for as long as the token exists.
-pub struct Rtnl(NotThreadSafe);
-
-impl Rtnl {
-    /// # Safety
-    ///
-    /// The caller must hold the RTNL lock for the lifetime of the returned value.
-    #[inline]
-    pub(crate) unsafe fn assume_held() -> Self {
-        // INVARIANT: per the safety requirements.
-        Rtnl(NotThreadSafe)
     }
 }
 
@@ -650,26 +579,30 @@ unsafe impl<T: Operations> Sync for Device<T> {}
 // SAFETY: As for `Sync`; the C functions it calls may run on any CPU.
 unsafe impl<T: Operations> Send for Device<T> {}
 
+// SAFETY: `device` returns the `Device<T>` of the net_device it is given, which is one
+// allocated for `T` (safety requirement of `device`): `Device<T>` wraps exactly that.
+unsafe impl<T: Operations> napi::PollOwner for T {
+    type Device = Device<T>;
+
+    #[inline]
+    unsafe fn device<'a>(dev: *mut bindings::net_device) -> &'a Device<T> {
+        // SAFETY: A net_device allocated for `T` with its private data initialised for `'a`
+        // (safety requirement), which is what `from_raw` needs: only
+        // `Registration::new_with_lt` allocates net_devices for a `T: Operations`.
+        unsafe { Device::from_raw(dev) }
+    }
+}
+
 impl<T: Operations> Device<T> {
     /// # Safety
     ///
     /// `ptr` must be a net_device allocated by [`Registration::new_with_lt`] for `T`, valid and
     /// with initialised private data for `'a`.
     #[inline]
-    unsafe fn from_raw<'a>(ptr: *mut bindings::net_device) -> &'a Self {
+    pub(crate) unsafe fn from_raw<'a>(ptr: *mut bindings::net_device) -> &'a Self {
         // SAFETY: `Device<T>` is a transparent wrapper of `net_device`; validity per the
         // function's safety requirements.
         unsafe { &*ptr.cast() }
-    }
-
-    /// # Safety
-    ///
-    /// `ptr` must be the `dev` of a NAPI instance of `T::Poll`, valid for `'a`.
-    #[inline]
-    pub(crate) unsafe fn from_napi_dev<'a>(ptr: *mut bindings::net_device) -> &'a Self {
-        // SAFETY: Only `Registration::new_with_lt` creates NAPI instances (`Napi::new` is
-        // crate-private), on a device it allocated for `T`.
-        unsafe { Self::from_raw(ptr) }
     }
 
     /// # Safety
@@ -865,8 +798,8 @@ impl<T: Operations> Device<T> {
     }
 
     /// Takes the xmit lock of TX queue `index`, for its [`Operations::XmitData`]: e.g. to queue
-    /// frames from `XDP_TX` or [`Operations::xdp_xmit`], or to install a new ring. `None` if
-    /// the device has no such queue; in a netpoll poll (budget 0), if the lock is taken
+    /// frames from `XDP_TX` or the XDP module's `ndo_xdp_xmit`, or to install a new ring. `None`
+    /// if the device has no such queue; in a netpoll poll (budget 0), if the lock is taken
     /// (netpoll may have interrupted its holder on this CPU); under RTNL, if interrupts are
     /// disabled; and if the data is lent already (to a guard forgotten with the lock held, or
     /// to a `start_xmit` this code runs nested in).
@@ -1065,13 +998,13 @@ pub enum TxLockMode {
     Bh,
 }
 
-mod sealed {
+pub(crate) mod sealed {
     pub trait Sealed {}
 }
 
 /// A context in which [`Device::lock_tx`] may take a transmit queue's xmit lock: a NAPI poll,
-/// [`Operations::xdp_xmit`] (both with bottom halves disabled) or a holder of RTNL (process
-/// context).
+/// `ndo_xdp_xmit` (the XDP module's `XmitFrames`; both with bottom halves disabled) or a holder
+/// of RTNL (process context).
 pub trait TxLockContext: sealed::Sealed {
     #[doc(hidden)]
     fn tx_lock_mode(&self) -> TxLockMode;
@@ -1088,16 +1021,6 @@ impl TxLockContext for napi::NapiContext<'_> {
         } else {
             TxLockMode::Spin
         }
-    }
-}
-
-impl sealed::Sealed for xdp::XmitFrames<'_> {}
-impl TxLockContext for xdp::XmitFrames<'_> {
-    #[inline]
-    fn tx_lock_mode(&self) -> TxLockMode {
-        // The core calls `ndo_xdp_xmit` from XDP flushes and bulk queues, with bottom halves
-        // disabled.
-        TxLockMode::Spin
     }
 }
 
@@ -1357,11 +1280,47 @@ pub struct Config<T: Operations> {
     pub spread_irqs: bool,
     /// Number of `ethtool -S` statistics at first (see [`Device::set_stats_count`]).
     pub stats_count: u32,
-    /// What the device does with XDP: [`xdp::Features::BASIC`] and
-    /// [`xdp::Features::REDIRECT`] need [`Operations::xdp_setup`],
-    /// [`xdp::Features::NDO_XMIT`] needs [`Operations::xdp_xmit`]; otherwise the registration
-    /// fails with `EINVAL`.
-    pub xdp_features: xdp::Features,
+    /// The device's XDP operations and features, from the XDP module's `table`; `None` for a
+    /// device without XDP.
+    pub xdp: Option<XdpOps<T>>,
+}
+
+/// The XDP part of a device's operations: a `net_device_ops` of `T` with the XDP callbacks
+/// (`ndo_bpf`, `ndo_xdp_xmit`) the driver implements, its `xdp_metadata_ops` and its
+/// `xdp_features`. Only the XDP module makes one (its `table`), which checks that the features
+/// and the callbacks agree; this module only installs it.
+///
+/// # Invariants
+///
+/// `ops` is this module's `net_device_ops` of `T` with at most `ndo_bpf` and `ndo_xdp_xmit`
+/// set in addition; those and the callbacks of `meta` are valid for a device registered by
+/// [`Registration`] for `T`, and `features` are `NETDEV_XDP_ACT_*` bits the device honours
+/// with them.
+pub struct XdpOps<T: Operations> {
+    ops: &'static bindings::net_device_ops,
+    meta: Option<&'static bindings::xdp_metadata_ops>,
+    features: u32,
+    _t: PhantomData<T>,
+}
+
+impl<T: Operations> XdpOps<T> {
+    /// # Safety
+    ///
+    /// The arguments must satisfy the type invariants.
+    #[inline]
+    pub(crate) const unsafe fn new(
+        ops: &'static bindings::net_device_ops,
+        meta: Option<&'static bindings::xdp_metadata_ops>,
+        features: u32,
+    ) -> Self {
+        // INVARIANT: per the safety requirements.
+        Self {
+            ops,
+            meta,
+            features,
+            _t: PhantomData,
+        }
+    }
 }
 
 /// A registered network device owning a `T` and its NAPI instances.
@@ -1661,17 +1620,6 @@ impl<T: Operations> Registration<T> {
         if !is_valid_ether_addr(&config.mac) {
             return Err(fail(this, EADDRNOTAVAIL));
         }
-        let xf = config.xdp_features;
-        if (xf.contains(xdp::Features::BASIC) || xf.contains(xdp::Features::REDIRECT))
-            && !T::HAS_XDP_SETUP
-            || xf.contains(xdp::Features::NDO_XMIT) && !T::HAS_XDP_XMIT
-            || xf.contains(xdp::Features::NDO_XMIT_SG) && !xf.contains(xdp::Features::NDO_XMIT)
-            || (T::HAS_XDP_SETUP && !xf.contains(xdp::Features::BASIC))
-            // Metadata for programs the device never runs.
-            || ((T::HAS_XDP_RX_HASH || T::HAS_XDP_RX_VLAN_TAG) && !T::HAS_XDP_SETUP)
-        {
-            return Err(fail(this, EINVAL));
-        }
         // The core warns ("Buggy VLAN acceleration") and misbehaves if a filtering device
         // cannot be told about VLANs.
         if (config.features | config.hw_features) & NETIF_F_HW_VLAN_CTAG_FILTER != 0
@@ -1681,16 +1629,21 @@ impl<T: Operations> Registration<T> {
         }
         // SAFETY: `raw` is valid and not yet visible to anyone else.
         unsafe {
-            (*raw).netdev_ops = &OpsTable::<T>::VTABLE;
+            (*raw).netdev_ops = match &config.xdp {
+                Some(x) => x.ops,
+                None => &OpsTable::<T>::VTABLE,
+            };
             if let Some(t) = &config.ethtool {
                 (*raw).ethtool_ops = t.as_raw();
             }
             if T::HAS_QUEUE_STATS_RX || T::HAS_QUEUE_STATS_TX || T::HAS_BASE_STATS {
                 (*raw).stat_ops = &StatOps::<T>::VTABLE;
             }
-            (*raw).xdp_features = xf.bits();
-            if T::HAS_XDP_RX_HASH || T::HAS_XDP_RX_VLAN_TAG {
-                (*raw).xdp_metadata_ops = &XdpMetaOps::<T>::VTABLE;
+            if let Some(x) = &config.xdp {
+                (*raw).xdp_features = x.features;
+                if let Some(m) = x.meta {
+                    (*raw).xdp_metadata_ops = m;
+                }
             }
             (*raw).min_mtu = config.min_mtu;
             (*raw).max_mtu = config.max_mtu;
@@ -2098,7 +2051,8 @@ impl<T: Operations> Drop for Registration<T> {
     }
 }
 
-struct OpsTable<T: Operations>(PhantomData<T>);
+/// The `net_device_ops` of `T`.
+pub(crate) struct OpsTable<T: Operations>(PhantomData<T>);
 
 impl<T: Operations> OpsTable<T> {
     /// The interrupt handler, only when the driver has one (the default `handle_irq` must not
@@ -2109,7 +2063,7 @@ impl<T: Operations> OpsTable<T> {
         None
     };
 
-    const VTABLE: bindings::net_device_ops = bindings::net_device_ops {
+    pub(crate) const VTABLE: bindings::net_device_ops = bindings::net_device_ops {
         ndo_open: Some(Self::open),
         ndo_stop: Some(Self::stop),
         ndo_start_xmit: Some(Self::start_xmit),
@@ -2155,16 +2109,6 @@ impl<T: Operations> OpsTable<T> {
         },
         ndo_vlan_rx_kill_vid: if T::HAS_VLAN_RX_KILL_VID {
             Some(Self::vlan_rx_kill_vid)
-        } else {
-            None
-        },
-        ndo_bpf: if T::HAS_XDP_SETUP {
-            Some(Self::bpf)
-        } else {
-            None
-        },
-        ndo_xdp_xmit: if T::HAS_XDP_XMIT {
-            Some(Self::xdp_xmit)
         } else {
             None
         },
@@ -2342,76 +2286,6 @@ impl<T: Operations> OpsTable<T> {
 impl<T: Operations> OpsTable<T> {
     /// # Safety
     ///
-    /// As for `open`; `bpf` is a valid command for the call.
-    unsafe extern "C" fn bpf(
-        dev: *mut bindings::net_device,
-        bpf: *mut bindings::netdev_bpf,
-    ) -> c_int {
-        from_result(|| {
-            // SAFETY: As in `open`: registered for `T`, and `ndo_bpf` runs under RTNL.
-            let (d, mut rtnl) = unsafe { (Device::<T>::from_raw(dev), Rtnl::assume_held()) };
-            // SAFETY: `bpf` is valid for the call (safety requirement).
-            let bpf = unsafe { &mut *bpf };
-            if bpf.command != bindings::bpf_netdev_command_XDP_SETUP_PROG {
-                return Err(EOPNOTSUPP);
-            }
-            // SAFETY: The union member of `XDP_SETUP_PROG`.
-            let (raw, ack) = unsafe {
-                (
-                    bpf.__bindgen_anon_1.__bindgen_anon_1.prog,
-                    bpf.__bindgen_anon_1.__bindgen_anon_1.extack,
-                )
-            };
-            // The core moved a reference to the new program to us, which it drops itself if
-            // we fail. The driver gets a reference of its own, whatever it does with it; ours
-            // is dropped once the driver succeeded.
-            // SAFETY: A non-null `raw` is a live XDP program we hold a reference to.
-            let prog = NonNull::new(raw).map(|p| unsafe { xdp::Prog::from_raw_get(p) });
-            // SAFETY: The extack is null or valid for the call, and only we use it meanwhile.
-            let mut ack = unsafe { xdp::ExtAck::from_raw(ack) };
-            T::xdp_setup(d, &mut rtnl, prog, &mut ack)?;
-            if let Some(p) = NonNull::new(raw) {
-                // SAFETY: The reference the core moved to us, given up now that we succeeded.
-                unsafe { bindings::bpf_prog_put(p.as_ptr()) };
-            }
-            Ok(0)
-        })
-    }
-
-    /// # Safety
-    ///
-    /// As for `open`; `frames` holds `n` valid XDP frames the caller owns; softirq context.
-    unsafe extern "C" fn xdp_xmit(
-        dev: *mut bindings::net_device,
-        n: c_int,
-        frames: *mut *mut bindings::xdp_frame,
-        flags: u32,
-    ) -> c_int {
-        if flags & !bindings::XDP_XMIT_FLAGS_MASK != 0 {
-            return EINVAL.to_errno();
-        }
-        let n = usize::try_from(n).unwrap_or(0);
-        if n == 0 || frames.is_null() {
-            return 0;
-        }
-        // SAFETY: `dev` is registered for `T` (safety requirement); redirects to it happen
-        // from softirq while it is registered.
-        let d = unsafe { Device::<T>::from_raw(dev) };
-        // SAFETY: `frames` holds `n` pointers, valid for the call (safety requirement).
-        let list = unsafe { core::slice::from_raw_parts(frames, n) };
-        // SAFETY: The frames are the caller's, who takes back those we do not take (the ones
-        // after the count we return), in softirq context.
-        let mut it = unsafe { xdp::XmitFrames::new(list) };
-        let r = T::xdp_xmit(d, &mut it, flags & bindings::XDP_XMIT_FLUSH != 0);
-        match r {
-            Err(e) if it.taken() == 0 => e.to_errno(),
-            // At most `n`, which came from a `c_int`.
-            _ => it.taken() as c_int,
-        }
-    }
-
-    /// # Safety
-    ///
     /// As for `open`.
     unsafe extern "C" fn tx_timeout(dev: *mut bindings::net_device, txqueue: c_uint) {
         // SAFETY: `dev` was registered by `Registration` for `T` (safety requirement).
@@ -2493,109 +2367,6 @@ impl<T: Operations> OpsTable<T> {
         // SAFETY: As in `open`: registered for `T`; `vlan_vid_del()` asserts RTNL.
         let (d, mut rtnl) = unsafe { (Device::<T>::from_raw(dev), Rtnl::assume_held()) };
         from_result(|| T::vlan_rx_kill_vid(d, &mut rtnl, Self::ctag_vid(proto, vid)?).map(|()| 0))
-    }
-}
-
-/// The `xdp_metadata_ops` of `T`.
-struct XdpMetaOps<T: Operations>(PhantomData<T>);
-
-impl<T: Operations> XdpMetaOps<T> {
-    const VTABLE: bindings::xdp_metadata_ops = bindings::xdp_metadata_ops {
-        xmo_rx_timestamp: None,
-        xmo_rx_hash: if T::HAS_XDP_RX_HASH {
-            Some(Self::rx_hash)
-        } else {
-            None
-        },
-        xmo_rx_vlan_tag: if T::HAS_XDP_RX_VLAN_TAG {
-            Some(Self::rx_vlan_tag)
-        } else {
-            None
-        },
-    };
-
-    /// The metadata of the frame a program runs on, if the device has `features` on.
-    ///
-    /// # Safety
-    ///
-    /// `ctx` must be the context of a running XDP program that called a metadata kfunc of a
-    /// device whose `xdp_metadata_ops` are these; the result must not outlive the call.
-    #[inline]
-    unsafe fn meta<'a>(ctx: *const bindings::xdp_md, features: u64) -> Option<&'a xdp::RxMeta> {
-        // SAFETY: The core resolves the metadata kfuncs of a program to the ops of the device
-        // it is bound to (`bpf_dev_bound_resolve_kfunc()`), and runs such a program only as
-        // that device's program in driver mode: `dev_xdp_install()` refuses it for another
-        // device and in generic mode, program maps and test runs refuse bound programs, and an
-        // extension of one must be bound to the same device. These ops are set only on devices
-        // registered by this abstraction for `T`, whose driver gets programs only through
-        // `Operations::xdp_setup` and can run them only with `xdp::Runner::run_frags_with`,
-        // so `ctx` is the context that function set up, for the duration of the call. Only a
-        // bound program resolves these ops, so the metadata is its frame's.
-        let (meta, dev) = unsafe { xdp::RxMeta::from_ctx(ctx) };
-        // SAFETY: `dev` is the live device that received the frame (`from_ctx`); a volatile
-        // read of the `u64` is `READ_ONCE(dev->features)`.
-        let on = unsafe { core::ptr::read_volatile(&raw const (*dev).features) };
-        (on & features != 0).then_some(meta)
-    }
-
-    /// # Safety
-    ///
-    /// Called by the core only (`xmo_rx_hash`): `ctx` as for [`Self::meta`], `hash` and
-    /// `rss_type` valid for writes (not necessarily aligned).
-    unsafe extern "C" fn rx_hash(
-        ctx: *const bindings::xdp_md,
-        hash: *mut u32,
-        rss_type: *mut bindings::xdp_rss_hash_type,
-    ) -> c_int {
-        // SAFETY: `ctx` is a running program's (safety requirement).
-        let Some(meta) = (unsafe { Self::meta(ctx, NETIF_F_RXHASH) }) else {
-            return ENODATA.to_errno();
-        };
-        match T::xdp_rx_hash(meta) {
-            Ok((h, t)) => {
-                // SAFETY: Both valid for writes (safety requirement). The verifier checks
-                // their size, not their alignment: a program may pass any byte address.
-                unsafe {
-                    hash.write_unaligned(h);
-                    rss_type.write_unaligned(t.into());
-                }
-                0
-            }
-            Err(e) => e.to_errno(),
-        }
-    }
-
-    /// # Safety
-    ///
-    /// Called by the core only (`xmo_rx_vlan_tag`): `ctx` as for [`Self::meta`], `proto` and
-    /// `tci` valid for writes (not necessarily aligned).
-    unsafe extern "C" fn rx_vlan_tag(
-        ctx: *const bindings::xdp_md,
-        proto: *mut bindings::__be16,
-        tci: *mut u16,
-    ) -> c_int {
-        let stripping = NETIF_F_HW_VLAN_CTAG_RX | (1 << bindings::NETIF_F_HW_VLAN_STAG_RX_BIT);
-        // SAFETY: `ctx` is a running program's (safety requirement).
-        let Some(meta) = (unsafe { Self::meta(ctx, stripping) }) else {
-            return ENODATA.to_errno();
-        };
-        match T::xdp_rx_vlan_tag(meta) {
-            Ok(tag) => {
-                let p = match tag.proto {
-                    VlanProto::Ctag => bindings::ETH_P_8021Q as u16,
-                    VlanProto::Stag => bindings::ETH_P_8021AD as u16,
-                    VlanProto::Other(p) => p,
-                };
-                // SAFETY: Both valid for writes (safety requirement), not necessarily aligned
-                // (as in `rx_hash`).
-                unsafe {
-                    proto.write_unaligned(p.to_be());
-                    tci.write_unaligned(tag.tci);
-                }
-                0
-            }
-            Err(e) => e.to_errno(),
-        }
     }
 }
 
@@ -2703,3 +2474,22 @@ pub const NETIF_F_CSUM_MASK: u64 =
 /// Every segmentation offload bit (`NETIF_F_GSO_MASK`).
 pub const NETIF_F_GSO_MASK: u64 =
     ((1u64 << (bindings::NETIF_F_GSO_LAST + 1)) - 1) & !((1u64 << bindings::NETIF_F_GSO_SHIFT) - 1);
+
+// Receiving into a device is a net_device concept: the skb module stands alone below this one.
+impl SkBuff {
+    /// Sets the protocol from the Ethernet header and pulls it (`eth_type_trans()`); also
+    /// records the receiving device.
+    #[inline]
+    pub fn eth_type_trans<T: Operations>(&mut self, dev: &Device<T>) -> Result {
+        if self.headlen() < bindings::ETH_HLEN || self.is_shared() {
+            return Err(EINVAL);
+        }
+        // SAFETY: `self` is a valid skb, not shared (its header fields are ours to change), with at
+        // least an Ethernet header of linear data; `dev` is a valid net_device.
+        unsafe {
+            let proto = bindings::eth_type_trans(self.as_raw(), dev.as_raw());
+            (*self.as_raw()).__bindgen_anon_4.headers.as_mut().protocol = proto;
+        }
+        Ok(())
+    }
+}

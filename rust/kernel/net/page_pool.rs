@@ -18,8 +18,9 @@
 //! The pool's lockless cache is used by allocation and by direct recycling. A pool is not
 //! `Sync` and every [`Page`] holds a shared borrow of it, so both only ever happen on the one
 //! thread (CPU context) that holds the pool: a page of one pool recycled in the poll of another
-//! NAPI instance cannot race that pool's own poll. Direct recycling also needs an
-//! [`RxContext`], i.e. softirq, as the C side requires.
+//! NAPI instance cannot race that pool's own poll. Direct recycling also needs a
+//! [`DirectContext`], proof of a NAPI poll in softirq, as the C side requires: the NAPI
+//! module's receive context is one.
 //!
 //! No Rust reference to the bytes the device writes is ever created: received data reaches the
 //! stack inside an skb (built around the page or copied by C), so a device that keeps writing
@@ -28,12 +29,7 @@
 //! C headers: [`include/net/page_pool/types.h`](srctree/include/net/page_pool/types.h),
 //! [`include/net/page_pool/helpers.h`](srctree/include/net/page_pool/helpers.h).
 
-use crate::{
-    bindings, device,
-    dma::DmaAddress,
-    net::{napi::RxContext, skb::SkBuff},
-    prelude::*,
-};
+use crate::{bindings, device, dma::DmaAddress, net::skb::SkBuff, prelude::*};
 use core::{cell::Cell, marker::PhantomData, ptr::NonNull};
 
 /// Size of one page, the unit a pool hands out (order-0 pools only).
@@ -41,6 +37,20 @@ pub const PAGE_SIZE: u32 = bindings::PAGE_SIZE as u32;
 
 /// Tail room `build_skb` needs after the data for `struct skb_shared_info`.
 pub const SKB_SHINFO_SIZE: u32 = bindings::SKB_SHINFO_SIZE as u32;
+
+/// Proof of running in the poll of a NAPI instance with a non-zero budget, in softirq
+/// context: where a pool's lockless cache may be used (direct recycling, `allow_direct`) and
+/// skbs may be built from the per-CPU NAPI cache (`napi_build_skb()`).
+///
+/// The NAPI module's receive context (`napi::RxContext`) implements it; the trait lets this
+/// module, which the NAPI module builds on, take that proof without depending on it.
+///
+/// # Safety
+///
+/// A value of an implementing type may exist only on the CPU that runs a NAPI poll with a
+/// non-zero budget, in softirq context, and only during that poll: the type is neither `Send`
+/// nor `Sync` and no value of it outlives the poll.
+pub unsafe trait DirectContext {}
 
 /// Parameters of a [`PagePool`].
 pub struct Params {
@@ -59,7 +69,7 @@ pub struct Params {
 /// It is `Send` but not `Sync`: it can move to the NAPI poll that uses it, but it is only ever
 /// used from one context at a time, which is what the pool's lockless cache requires. A pool a
 /// NAPI instance owns is created by the instance
-/// ([`Registration`](crate::net::netdev::Registration)'s `napi_init`) and bound to it.
+/// (the NAPI module's `Napi`, at the device's registration) and bound to it.
 ///
 /// # Invariants
 ///
@@ -270,16 +280,6 @@ impl Stats {
         u32::try_from(n).unwrap_or(0)
     }
 
-    /// Writes the counter names (`page_pool_ethtool_stats_get_strings()`).
-    #[inline]
-    pub fn write_names(w: &mut crate::net::ethtool::StringWriter<'_>) {
-        let n = Self::count() as usize;
-        if let Some(buf) = w.reserve(n) {
-            // SAFETY: `buf` holds `n * ETH_GSTRING_LEN` writable bytes, what C writes.
-            unsafe { bindings::page_pool_ethtool_stats_get_strings(buf.as_mut_ptr()) };
-        }
-    }
-
     /// Writes the counter values into `out`, returning how many were written (0 if `out` is
     /// too short).
     #[inline]
@@ -411,13 +411,13 @@ impl<'p> Page<'p> {
     /// page of a device that needs no sync: then no sync is done at all. The page goes
     /// straight to the pool's lockless cache.
     #[inline]
-    pub fn recycle(self, _rx: &RxContext<'_, '_>, dirty_len: u32) {
+    pub fn recycle(self, _rx: &impl DirectContext, dirty_len: u32) {
         let pool = self.pool.as_raw();
         let page = self.into_raw();
         // SAFETY: We own `page`, a page of `pool`, and give the reference back. Direct
-        // recycling touches the lockless cache: we are in softirq (`RxContext` invariant) and
-        // hold the pool's only context (`Page` borrows the `!Sync` pool), so no allocation from
-        // it runs concurrently.
+        // recycling touches the lockless cache: we are in softirq (what a `DirectContext`
+        // proves) and hold the pool's only context (`Page` borrows the `!Sync` pool), so no
+        // allocation from it runs concurrently.
         unsafe { bindings::page_pool_put_page(pool, page.as_ptr(), dirty_len, true) };
     }
 
@@ -431,7 +431,7 @@ impl<'p> Page<'p> {
     /// The CPU must not write the page's data area after this: what it wrote would not be
     /// synced for the device.
     #[inline(always)]
-    pub fn keep(mut self, rx: &RxContext<'_, '_>, dirty_len: u32) -> Option<Self> {
+    pub fn keep(mut self, rx: &impl DirectContext, dirty_len: u32) -> Option<Self> {
         let page = self.page.as_ptr();
         // SAFETY: The page is ours and live (type invariant); both only read its flags and
         // reference count.
@@ -466,7 +466,11 @@ impl<'p> Page<'p> {
     /// On allocation failure, or if the frame does not fit in front of the skb's shared info,
     /// the page is handed back so the caller can recycle it and count the failure.
     #[inline]
-    pub fn build_skb(self, rx: &RxContext<'_, '_>, len: u32) -> core::result::Result<SkBuff, Self> {
+    pub fn build_skb(
+        self,
+        rx: &impl DirectContext,
+        len: u32,
+    ) -> core::result::Result<SkBuff, Self> {
         let headroom = self.pool.offset();
         if !Self::fits(headroom, len) {
             return Err(self);
@@ -490,7 +494,7 @@ impl<'p> Page<'p> {
     #[inline]
     pub(crate) fn build_skb_at(
         self,
-        _rx: &RxContext<'_, '_>,
+        _rx: &impl DirectContext,
         start: u32,
         len: u32,
     ) -> core::result::Result<SkBuff, Self> {
@@ -498,8 +502,8 @@ impl<'p> Page<'p> {
             return Err(self);
         }
         let va = self.address();
-        // SAFETY: `napi_build_skb` must run in NAPI softirq context, which `_rx` proves; `va`
-        // is a whole page we own.
+        // SAFETY: `napi_build_skb` must run in NAPI softirq context, which `_rx` proves (what a
+        // `DirectContext` proves); `va` is a whole page we own.
         let skb = unsafe { bindings::napi_build_skb(va, PAGE_SIZE) };
         if skb.is_null() {
             return Err(self);

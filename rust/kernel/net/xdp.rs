@@ -2,7 +2,7 @@
 
 //! XDP: BPF programs run on received frames before any skb exists.
 //!
-//! A driver keeps its attached program in a [`ProgSlot`], which [`Operations::xdp_setup`]
+//! A driver keeps its attached program in a [`ProgSlot`], which [`Operations::setup`]
 //! fills and empties while traffic flows. In its poll it reads the slot with the poll's
 //! [`RxContext`], which proves the RCU read-side section that keeps a program alive after it
 //! was replaced, and runs the program on a received page with [`RxQueue::run`]:
@@ -27,29 +27,33 @@
 //!   that owns the page pool, with that pool as its memory model, so frames always return to
 //!   their pool.
 //!
-//! Frames redirected to the device arrive through [`Operations::xdp_xmit`] as owned
+//! Frames redirected to the device arrive through [`Operations::xmit`] as owned
 //! [`Frame`]s: a frame taken is the driver's to send or drop, and the count the core sees is
 //! the count the driver took.
 //!
-//! [`Operations::xdp_setup`]: crate::net::netdev::Operations::xdp_setup
-//! [`Operations::xdp_xmit`]: crate::net::netdev::Operations::xdp_xmit
+//! A driver implements the XDP callbacks in this module's [`Operations`], besides
+//! [`netdev::Operations`], and gives [`table`] to its registration: the netdev module, which
+//! this one builds on, knows nothing of XDP but how to install that table.
 //!
 //! C headers: [`include/net/xdp.h`](srctree/include/net/xdp.h),
 //! [`include/linux/filter.h`](srctree/include/linux/filter.h).
 
 use crate::{
     bindings,
-    error::to_result,
-    net::{napi::RxContext, netdev::Rtnl, page_pool, skb::SkBuff},
+    error::{from_result, VTABLE_DEFAULT_ERROR},
+    net::{
+        napi::RxContext,
+        netdev::{self, Device, NETIF_F_HW_VLAN_CTAG_RX, NETIF_F_RXHASH},
+        page_pool,
+        rtnl::Rtnl,
+        skb::{SkBuff, VlanProto, VlanTag},
+    },
     prelude::*,
     sync::atomic::{Acquire, Atomic, Full},
-    types::Opaque,
 };
 use core::{marker::PhantomData, ptr::NonNull};
 
-/// Headroom XDP programs may grow the frame into (`XDP_PACKET_HEADROOM`): a page pool whose
-/// offset is smaller cannot be registered for XDP.
-pub const PACKET_HEADROOM: u32 = bindings::XDP_PACKET_HEADROOM;
+pub use crate::net::napi::{RxQueue, PACKET_HEADROOM};
 
 /// What a device can do with XDP (`xdp_features`, `enum netdev_xdp_act`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -122,10 +126,7 @@ crate::impl_flags!(
 /// typically the words of the receive descriptor that carry the hash and the tag. It is given
 /// to [`RxQueue::run`] with the frame, or asked of the handler ([`OnVerdict::meta`]) by a
 /// [`Runner`] for a program that can call the kfuncs, and decoded only when a program asks,
-/// by [`Operations::xdp_rx_hash`] and [`Operations::xdp_rx_vlan_tag`].
-///
-/// [`Operations::xdp_rx_hash`]: crate::net::netdev::Operations::xdp_rx_hash
-/// [`Operations::xdp_rx_vlan_tag`]: crate::net::netdev::Operations::xdp_rx_vlan_tag
+/// by [`Operations::rx_hash`] and [`Operations::rx_vlan_tag`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct RxMeta(pub [u64; 2]);
 
@@ -865,94 +866,7 @@ impl Iterator for XmitFrames<'_> {
     }
 }
 
-/// The XDP receive queue info of one RX queue (`struct xdp_rxq_info`), registered with the
-/// page pool of the NAPI instance that polls the queue as its memory model.
-///
-/// Only [`Napi`](crate::net::napi::Napi) makes one, and hands it to its poll.
-///
-/// # Invariants
-///
-/// `inner` is registered (`__xdp_rxq_info_reg()`) for a net_device and queue, with a fragment
-/// size of `PAGE_SIZE` (every buffer, first or fragment, is a whole page) and the
-/// `MEM_TYPE_PAGE_POOL` memory model of a pool whose offset is at least
-/// [`PACKET_HEADROOM`] and whose device-written area ends before the shared info at the end
-/// of the page; it is unregistered on drop, while the pool is still alive.
-#[pin_data(PinnedDrop)]
-pub struct RxQueue {
-    #[pin]
-    inner: Opaque<bindings::xdp_rxq_info>,
-}
-
-// SAFETY: After registration the info is only read (by XDP programs and frame conversion).
-unsafe impl Sync for RxQueue {}
-// SAFETY: Unregistering works from any thread.
-unsafe impl Send for RxQueue {}
-
 impl RxQueue {
-    /// Registers the info of RX queue `queue` of `dev` with `pool`'s memory model.
-    ///
-    /// # Safety
-    ///
-    /// `dev` must be a live net_device with at least `queue + 1` RX queues, allocated for as
-    /// long as the result lives; `pool` must outlive the result.
-    pub(crate) unsafe fn new(
-        dev: *mut bindings::net_device,
-        queue: u32,
-        pool: &page_pool::PagePool<'_>,
-    ) -> impl PinInit<Self, Error> {
-        let raw_pool = pool.as_raw();
-        // The device writes nothing where the shared info lists a frame's fragments: the CPU
-        // writes there, and no sync for the device would cover those lines.
-        let headroom_ok = pool.offset() >= PACKET_HEADROOM
-            && pool
-                .offset()
-                .checked_add(pool.max_len())
-                .and_then(|n| n.checked_add(page_pool::SKB_SHINFO_SIZE))
-                .is_some_and(|n| n <= page_pool::PAGE_SIZE);
-        let init = move |slot: *mut Self| {
-            if !headroom_ok {
-                return Err(EINVAL);
-            }
-            // SAFETY: `slot` points to storage for `Self` (the closure's contract).
-            let rxq = Opaque::cast_into(unsafe { &raw const (*slot).inner });
-            // `xdp_rxq_info_reg` reads the registration state before it clears the info: it
-            // must start zeroed (never registered).
-            // SAFETY: `rxq` is valid for writes of one info (the closure's contract).
-            unsafe { rxq.write_bytes(0, 1) };
-            // SAFETY: `rxq` is a zeroed info; `dev` is live with that queue (safety
-            // requirement). The fragment size lets programs grow the last fragment of a frame
-            // up to the end of its page, which is the frame's.
-            to_result(unsafe {
-                bindings::__xdp_rxq_info_reg(rxq, dev, queue, 0, page_pool::PAGE_SIZE)
-            })?;
-            // SAFETY: `rxq` was registered just above; `raw_pool` is a live pool.
-            let r = to_result(unsafe {
-                bindings::xdp_rxq_info_reg_mem_model(
-                    rxq,
-                    bindings::xdp_mem_type_MEM_TYPE_PAGE_POOL,
-                    raw_pool.cast(),
-                )
-            });
-            if let Err(e) = r {
-                // SAFETY: Registered above, without a memory model.
-                unsafe { bindings::xdp_rxq_info_unreg(rxq) };
-                return Err(e);
-            }
-            // INVARIANT: registered with the pool's memory model; the pool's offset was
-            // checked.
-            Ok(())
-        };
-        // SAFETY: `init` initialises `slot` completely on success (the info is the only
-        // field) and leaves nothing registered on failure; the info does not move once
-        // registered (pinned).
-        unsafe { pin_init::pin_init_from_closure(init) }
-    }
-
-    #[inline]
-    fn raw(&self) -> *mut bindings::xdp_rxq_info {
-        self.inner.get()
-    }
-
     /// Makes ready to run `prog` on this queue's frames, for as long as the poll that read it
     /// runs.
     #[inline(always)]
@@ -1309,17 +1223,6 @@ impl<'a> Runner<'a> {
     }
 }
 
-#[pinned_drop]
-impl PinnedDrop for RxQueue {
-    #[inline]
-    fn drop(self: Pin<&mut Self>) {
-        // SAFETY: Registered (type invariant) and unregistered only here; the pool is still
-        // alive (type invariant), and unregistering drops the reference the memory model took
-        // on it.
-        unsafe { bindings::xdp_rxq_info_unreg(self.raw()) };
-    }
-}
-
 /// A netlink extended acknowledgment (`struct netlink_ext_ack`) to explain an error to the
 /// user.
 ///
@@ -1345,5 +1248,289 @@ impl ExtAck<'_> {
             // SAFETY: Live and ours for the callback (type invariant); the message is static.
             unsafe { (*self.0)._msg = msg.as_char_ptr() };
         }
+    }
+}
+
+/// The XDP operations of a network device: attaching programs (`ndo_bpf`), transmitting
+/// redirected frames (`ndo_xdp_xmit`) and the metadata programs may read
+/// (`xdp_metadata_ops`). A driver implements them besides [`netdev::Operations`] and hands
+/// [`table`] to its registration.
+#[vtable]
+pub trait Operations: netdev::Operations {
+    /// Attaches, replaces or detaches (`None`) the device's XDP program (`ndo_bpf` with
+    /// `XDP_SETUP_PROG`), under RTNL, up or not, while traffic may flow. The driver owns the
+    /// program it is given: it keeps it (typically in an [`ProgSlot`]) on success and
+    /// may drop it on failure; the old one is the driver's to drop. `extack` explains an error
+    /// to the user. Needs [`Features::BASIC`] in [`table`].
+    #[inline]
+    fn setup(
+        _dev: &Device<Self>,
+        _rtnl: &mut Rtnl,
+        _prog: Option<Prog>,
+        _extack: &mut ExtAck<'_>,
+    ) -> Result {
+        build_error!(VTABLE_DEFAULT_ERROR)
+    }
+
+    /// Transmits frames that XDP redirected to the device (`ndo_xdp_xmit`); with `flush`, the
+    /// device is told about them before the call returns. Runs in softirq context on any CPU,
+    /// concurrently with everything but itself on that CPU, whether the interface is up or
+    /// not.
+    ///
+    /// Each frame the driver takes from `frames` is its own, to send or drop; the others go
+    /// back to the core, which counts them as dropped. An error with no frame taken is
+    /// reported as such; after a frame was taken, only the count is. Frames of several
+    /// buffers come only to a device that announced [`Features::NDO_XMIT_SG`].
+    #[inline]
+    fn xmit(_dev: &Device<Self>, _frames: &mut XmitFrames<'_>, _flush: bool) -> Result {
+        build_error!(VTABLE_DEFAULT_ERROR)
+    }
+
+    /// The RSS hash of the frame an XDP program runs on and what it covers (`xmo_rx_hash`,
+    /// the kfunc `bpf_xdp_metadata_rx_hash()`), decoded from the [`RxMeta`] the driver
+    /// gave with the frame ([`OnVerdict::meta`]); `Err(ENODATA)` for a frame the device
+    /// computed none for. Called from the program, in the poll's softirq, and only while
+    /// `NETIF_F_RXHASH` is on: otherwise the program gets `ENODATA` without a call.
+    /// Implementing it makes the device offer the kfunc (`xdp-rx-metadata-features`).
+    #[inline]
+    fn rx_hash(_meta: &RxMeta) -> Result<(u32, RssHashType)> {
+        build_error!(VTABLE_DEFAULT_ERROR)
+    }
+
+    /// The VLAN tag the device took off the frame an XDP program runs on (`xmo_rx_vlan_tag`,
+    /// the kfunc `bpf_xdp_metadata_rx_vlan_tag()`), as for [`Operations::rx_hash`];
+    /// `Err(ENODATA)` for a frame that kept its tag or had none. Called only while the device
+    /// strips tags (`NETIF_F_HW_VLAN_CTAG_RX` or `NETIF_F_HW_VLAN_STAG_RX`).
+    #[inline]
+    fn rx_vlan_tag(_meta: &RxMeta) -> Result<VlanTag> {
+        build_error!(VTABLE_DEFAULT_ERROR)
+    }
+}
+
+/// The XDP operations of `T` with the features the device announces (`xdp_features`), for
+/// [`netdev::Config::xdp`]. `EINVAL` if they disagree: [`Features::BASIC`] and
+/// [`Features::REDIRECT`] need [`Operations::setup`], which needs [`Features::BASIC`];
+/// [`Features::NDO_XMIT`] needs [`Operations::xmit`]; [`Features::NDO_XMIT_SG`] needs
+/// [`Features::NDO_XMIT`]; and metadata needs programs ([`Operations::setup`]).
+pub fn table<T: Operations>(features: Features) -> Result<netdev::XdpOps<T>> {
+    let f = features;
+    if (f.contains(Features::BASIC) || f.contains(Features::REDIRECT)) && !T::HAS_SETUP
+        || f.contains(Features::NDO_XMIT) && !T::HAS_XMIT
+        || f.contains(Features::NDO_XMIT_SG) && !f.contains(Features::NDO_XMIT)
+        || (T::HAS_SETUP && !f.contains(Features::BASIC))
+        // Metadata for programs the device never runs.
+        || ((T::HAS_RX_HASH || T::HAS_RX_VLAN_TAG) && !T::HAS_SETUP)
+    {
+        return Err(EINVAL);
+    }
+    let meta = if T::HAS_RX_HASH || T::HAS_RX_VLAN_TAG {
+        Some(&XdpMetaOps::<T>::VTABLE)
+    } else {
+        None
+    };
+    // SAFETY: `OPS` is the netdev module's table of `T` with `ndo_bpf` and `ndo_xdp_xmit` added,
+    // whose callbacks (and those of `meta`) are valid for a device registered for `T`; the
+    // features were checked against the callbacks above.
+    Ok(unsafe { netdev::XdpOps::new(&XdpNdoOps::<T>::OPS, meta, f.bits()) })
+}
+
+/// The `net_device_ops` of `T` with its XDP callbacks.
+struct XdpNdoOps<T: Operations>(PhantomData<T>);
+
+impl<T: Operations> XdpNdoOps<T> {
+    const OPS: bindings::net_device_ops = bindings::net_device_ops {
+        ndo_bpf: if T::HAS_SETUP { Some(Self::bpf) } else { None },
+        ndo_xdp_xmit: if T::HAS_XMIT {
+            Some(Self::xdp_xmit)
+        } else {
+            None
+        },
+        ..netdev::OpsTable::<T>::VTABLE
+    };
+
+    /// # Safety
+    ///
+    /// `dev` must be a net_device registered by the netdev registration for `T`; `bpf` is a
+    /// valid command for the call.
+    unsafe extern "C" fn bpf(
+        dev: *mut bindings::net_device,
+        bpf: *mut bindings::netdev_bpf,
+    ) -> c_int {
+        from_result(|| {
+            // SAFETY: Registered for `T` (safety requirement), so its private data is initialised
+            // until after unregistration; `ndo_bpf` runs under RTNL.
+            let (d, mut rtnl) = unsafe { (Device::<T>::from_raw(dev), Rtnl::assume_held()) };
+            // SAFETY: `bpf` is valid for the call (safety requirement).
+            let bpf = unsafe { &mut *bpf };
+            if bpf.command != bindings::bpf_netdev_command_XDP_SETUP_PROG {
+                return Err(EOPNOTSUPP);
+            }
+            // SAFETY: The union member of `XDP_SETUP_PROG`.
+            let (raw, ack) = unsafe {
+                (
+                    bpf.__bindgen_anon_1.__bindgen_anon_1.prog,
+                    bpf.__bindgen_anon_1.__bindgen_anon_1.extack,
+                )
+            };
+            // The core moved a reference to the new program to us, which it drops itself if
+            // we fail. The driver gets a reference of its own, whatever it does with it; ours
+            // is dropped once the driver succeeded.
+            // SAFETY: A non-null `raw` is a live XDP program we hold a reference to.
+            let prog = NonNull::new(raw).map(|p| unsafe { Prog::from_raw_get(p) });
+            // SAFETY: The extack is null or valid for the call, and only we use it meanwhile.
+            let mut ack = unsafe { ExtAck::from_raw(ack) };
+            T::setup(d, &mut rtnl, prog, &mut ack)?;
+            if let Some(p) = NonNull::new(raw) {
+                // SAFETY: The reference the core moved to us, given up now that we succeeded.
+                unsafe { bindings::bpf_prog_put(p.as_ptr()) };
+            }
+            Ok(0)
+        })
+    }
+
+    /// # Safety
+    ///
+    /// `dev` must be a net_device registered by the netdev registration for `T`; `frames`
+    /// holds `n` valid XDP frames the caller owns; softirq context.
+    unsafe extern "C" fn xdp_xmit(
+        dev: *mut bindings::net_device,
+        n: c_int,
+        frames: *mut *mut bindings::xdp_frame,
+        flags: u32,
+    ) -> c_int {
+        if flags & !bindings::XDP_XMIT_FLAGS_MASK != 0 {
+            return EINVAL.to_errno();
+        }
+        let n = usize::try_from(n).unwrap_or(0);
+        if n == 0 || frames.is_null() {
+            return 0;
+        }
+        // SAFETY: `dev` is registered for `T` (safety requirement); redirects to it happen
+        // from softirq while it is registered.
+        let d = unsafe { Device::<T>::from_raw(dev) };
+        // SAFETY: `frames` holds `n` pointers, valid for the call (safety requirement).
+        let list = unsafe { core::slice::from_raw_parts(frames, n) };
+        // SAFETY: The frames are the caller's, who takes back those we do not take (the ones
+        // after the count we return), in softirq context.
+        let mut it = unsafe { XmitFrames::new(list) };
+        let r = T::xmit(d, &mut it, flags & bindings::XDP_XMIT_FLUSH != 0);
+        match r {
+            Err(e) if it.taken() == 0 => e.to_errno(),
+            // At most `n`, which came from a `c_int`.
+            _ => it.taken() as c_int,
+        }
+    }
+}
+
+/// The `xdp_metadata_ops` of `T`.
+struct XdpMetaOps<T: Operations>(PhantomData<T>);
+
+impl<T: Operations> XdpMetaOps<T> {
+    const VTABLE: bindings::xdp_metadata_ops = bindings::xdp_metadata_ops {
+        xmo_rx_timestamp: None,
+        xmo_rx_hash: if T::HAS_RX_HASH {
+            Some(Self::rx_hash)
+        } else {
+            None
+        },
+        xmo_rx_vlan_tag: if T::HAS_RX_VLAN_TAG {
+            Some(Self::rx_vlan_tag)
+        } else {
+            None
+        },
+    };
+
+    /// The metadata of the frame a program runs on, if the device has `features` on.
+    ///
+    /// # Safety
+    ///
+    /// `ctx` must be the context of a running XDP program that called a metadata kfunc of a
+    /// device whose `xdp_metadata_ops` are these; the result must not outlive the call.
+    #[inline]
+    unsafe fn meta<'a>(ctx: *const bindings::xdp_md, features: u64) -> Option<&'a RxMeta> {
+        // SAFETY: The core resolves the metadata kfuncs of a program to the ops of the device
+        // it is bound to (`bpf_dev_bound_resolve_kfunc()`), and runs such a program only as
+        // that device's program in driver mode: `dev_xdp_install()` refuses it for another
+        // device and in generic mode, program maps and test runs refuse bound programs, and an
+        // extension of one must be bound to the same device. These ops are set only on devices
+        // registered by this abstraction for `T`, whose driver gets programs only through
+        // `Operations::setup` and can run them only with `Runner::run_frags_with`,
+        // so `ctx` is the context that function set up, for the duration of the call. Only a
+        // bound program resolves these ops, so the metadata is its frame's.
+        let (meta, dev) = unsafe { RxMeta::from_ctx(ctx) };
+        // SAFETY: `dev` is the live device that received the frame (`from_ctx`); a volatile
+        // read of the `u64` is `READ_ONCE(dev->features)`.
+        let on = unsafe { core::ptr::read_volatile(&raw const (*dev).features) };
+        (on & features != 0).then_some(meta)
+    }
+
+    /// # Safety
+    ///
+    /// Called by the core only (`xmo_rx_hash`): `ctx` as for [`Self::meta`], `hash` and
+    /// `rss_type` valid for writes (not necessarily aligned).
+    unsafe extern "C" fn rx_hash(
+        ctx: *const bindings::xdp_md,
+        hash: *mut u32,
+        rss_type: *mut bindings::xdp_rss_hash_type,
+    ) -> c_int {
+        // SAFETY: `ctx` is a running program's (safety requirement).
+        let Some(meta) = (unsafe { Self::meta(ctx, NETIF_F_RXHASH) }) else {
+            return ENODATA.to_errno();
+        };
+        match T::rx_hash(meta) {
+            Ok((h, t)) => {
+                // SAFETY: Both valid for writes (safety requirement). The verifier checks
+                // their size, not their alignment: a program may pass any byte address.
+                unsafe {
+                    hash.write_unaligned(h);
+                    rss_type.write_unaligned(t.into());
+                }
+                0
+            }
+            Err(e) => e.to_errno(),
+        }
+    }
+
+    /// # Safety
+    ///
+    /// Called by the core only (`xmo_rx_vlan_tag`): `ctx` as for [`Self::meta`], `proto` and
+    /// `tci` valid for writes (not necessarily aligned).
+    unsafe extern "C" fn rx_vlan_tag(
+        ctx: *const bindings::xdp_md,
+        proto: *mut bindings::__be16,
+        tci: *mut u16,
+    ) -> c_int {
+        let stripping = NETIF_F_HW_VLAN_CTAG_RX | (1 << bindings::NETIF_F_HW_VLAN_STAG_RX_BIT);
+        // SAFETY: `ctx` is a running program's (safety requirement).
+        let Some(meta) = (unsafe { Self::meta(ctx, stripping) }) else {
+            return ENODATA.to_errno();
+        };
+        match T::rx_vlan_tag(meta) {
+            Ok(tag) => {
+                let p = match tag.proto {
+                    VlanProto::Ctag => bindings::ETH_P_8021Q as u16,
+                    VlanProto::Stag => bindings::ETH_P_8021AD as u16,
+                    VlanProto::Other(p) => p,
+                };
+                // SAFETY: Both valid for writes (safety requirement), not necessarily aligned
+                // (as in `rx_hash`).
+                unsafe {
+                    proto.write_unaligned(p.to_be());
+                    tci.write_unaligned(tag.tci);
+                }
+                0
+            }
+            Err(e) => e.to_errno(),
+        }
+    }
+}
+
+impl netdev::sealed::Sealed for XmitFrames<'_> {}
+impl netdev::TxLockContext for XmitFrames<'_> {
+    #[inline]
+    fn tx_lock_mode(&self) -> netdev::TxLockMode {
+        // The core calls `ndo_xdp_xmit` from XDP flushes and bulk queues, with bottom halves
+        // disabled.
+        netdev::TxLockMode::Spin
     }
 }

@@ -11,7 +11,8 @@ use kernel::{
             self, ring, Config, Device, IrqDevice, Operations, Rtnl, TxRequest, Xmit, XmitQueue,
         },
         page_pool::{Page, PagePool, ParkedPage},
-        skb::{MapSlot, SkBuff, TxBuf},
+        skb::SkBuff,
+        tx::{MapSlot, TxBuf},
         xdp::{Buff, DropReason, Frame, OnVerdict, ProgRef, ProgSlot, RxMeta, RxQueue, Verdict},
     },
     pci,
@@ -288,7 +289,7 @@ impl netdev::pci::Driver for Drv {
             real_rx_queues: 1,
             spread_irqs: false,
             stats_count: 0,
-            xdp_features: kernel::net::xdp::Features::NONE,
+            xdp: None,
         };
         registrar.register(
             1,

@@ -3,7 +3,7 @@
 //! A TX ring's map slot borrows the bound device like a mapped skb does: a ring still holding
 //! a mapped frame cannot be kept past the binding.
 
-use kernel::{device, net::skb::MapSlot, prelude::*};
+use kernel::{device, net::tx::MapSlot, prelude::*};
 
 module! {
     type: M,

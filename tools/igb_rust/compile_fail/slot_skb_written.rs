@@ -3,7 +3,7 @@
 //! An skb held in a map slot is mapped for the device: it can be looked at, but not changed
 //! (a linearize would free the mapped head while the device reads it). Take it out first.
 
-use kernel::{net::skb::MapSlot, prelude::*};
+use kernel::{net::tx::MapSlot, prelude::*};
 
 module! {
     type: M,

@@ -195,11 +195,13 @@ impl netdev::pci::Driver for IgbDriver {
             real_rx_queues: active,
             spread_irqs: true,
             stats_count: net::stats_count(nq),
-            xdp_features: xdp::Features::BASIC
-                | xdp::Features::REDIRECT
-                | xdp::Features::NDO_XMIT
-                | xdp::Features::NDO_XMIT_SG
-                | xdp::Features::RX_SG,
+            xdp: Some(xdp::table::<IgbNet<'bound>>(
+                xdp::Features::BASIC
+                    | xdp::Features::REDIRECT
+                    | xdp::Features::NDO_XMIT
+                    | xdp::Features::NDO_XMIT_SG
+                    | xdp::Features::RX_SG,
+            )?),
         };
         let registered = registrar
             .register(

@@ -1488,48 +1488,6 @@ impl<'bound> netdev::Operations for IgbNet<'bound> {
         this.set_max_frame(new_mtu)
     }
 
-    fn xdp_setup(
-        dev: &netdev::Device<Self>,
-        rtnl: &mut Rtnl,
-        prog: Option<xdp::Prog>,
-        extack: &mut xdp::ExtAck<'_>,
-    ) -> Result {
-        if prog.as_ref().is_some_and(|p| !p.has_frags()) && dev.mtu() > XDP_MAX_MTU {
-            extack.set_msg(c"MTU too large for a program without fragment support (xdp.frags)");
-            return Err(EINVAL);
-        }
-        // Polls pick the new program up with their next frame; the ones running the old one
-        // finish with it (it is freed after they returned). Nothing else changes: the RX
-        // buffers always leave XDP's headroom, and XDP_TX shares the queue's TX ring.
-        drop(dev.data().xdp_prog.replace(prog, rtnl));
-        Ok(())
-    }
-
-    fn xdp_rx_hash(meta: &xdp::RxMeta) -> Result<(u32, xdp::RssHashType)> {
-        queue::xdp_rx_hash(meta)
-    }
-
-    fn xdp_rx_vlan_tag(meta: &xdp::RxMeta) -> Result<VlanTag> {
-        queue::xdp_rx_vlan_tag(meta)
-    }
-
-    fn xdp_xmit(
-        dev: &netdev::Device<Self>,
-        frames: &mut xdp::XmitFrames<'_>,
-        flush: bool,
-    ) -> Result {
-        // Over every ring, not only those `ethtool -L` leaves to the stack: all are programmed
-        // while the interface is up, and a change of the count between a call and the one
-        // that flushes cannot leave frames without a doorbell.
-        if !dev.carrier_ok() {
-            return Err(ENETDOWN);
-        }
-        let nq = u32::from(dev.data().nq).max(1);
-        let q = kernel::cpu::CpuId::current().as_u32() % nq;
-        let v = dev.napi(q as usize + 1).ok_or(ENXIO)?.data();
-        v.xdp_xmit(dev, q as u16, frames, flush)
-    }
-
     fn set_features(dev: &netdev::Device<Self>, _rtnl: &mut Rtnl, features: u64) -> Result {
         // RX checksum and hash apply from the next poll on; stripping is a MAC setting, kept
         // over resets by `open`. Insertion is per frame.
@@ -1646,6 +1604,47 @@ impl PinnedDrop for IgbNet<'_> {
         }
         hw::set_driver_loaded(&self.hw.bar, false);
         dev_info!(self.hw.pdev, "removed ({})\n", self.perm_addr);
+    }
+}
+
+#[vtable]
+impl<'bound> xdp::Operations for IgbNet<'bound> {
+    fn setup(
+        dev: &netdev::Device<Self>,
+        rtnl: &mut Rtnl,
+        prog: Option<xdp::Prog>,
+        extack: &mut xdp::ExtAck<'_>,
+    ) -> Result {
+        if prog.as_ref().is_some_and(|p| !p.has_frags()) && dev.mtu() > XDP_MAX_MTU {
+            extack.set_msg(c"MTU too large for a program without fragment support (xdp.frags)");
+            return Err(EINVAL);
+        }
+        // Polls pick the new program up with their next frame; the ones running the old one
+        // finish with it (it is freed after they returned). Nothing else changes: the RX
+        // buffers always leave XDP's headroom, and XDP_TX shares the queue's TX ring.
+        drop(dev.data().xdp_prog.replace(prog, rtnl));
+        Ok(())
+    }
+
+    fn rx_hash(meta: &xdp::RxMeta) -> Result<(u32, xdp::RssHashType)> {
+        queue::xdp_rx_hash(meta)
+    }
+
+    fn rx_vlan_tag(meta: &xdp::RxMeta) -> Result<VlanTag> {
+        queue::xdp_rx_vlan_tag(meta)
+    }
+
+    fn xmit(dev: &netdev::Device<Self>, frames: &mut xdp::XmitFrames<'_>, flush: bool) -> Result {
+        // Over every ring, not only those `ethtool -L` leaves to the stack: all are programmed
+        // while the interface is up, and a change of the count between a call and the one
+        // that flushes cannot leave frames without a doorbell.
+        if !dev.carrier_ok() {
+            return Err(ENETDOWN);
+        }
+        let nq = u32::from(dev.data().nq).max(1);
+        let q = kernel::cpu::CpuId::current().as_u32() % nq;
+        let v = dev.napi(q as usize + 1).ok_or(ENXIO)?.data();
+        v.xdp_xmit(dev, q as u16, frames, flush)
     }
 }
 

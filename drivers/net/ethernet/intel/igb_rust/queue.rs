@@ -19,10 +19,8 @@ use kernel::{
         napi::{Instance, Napi, NapiContext, Poll, Rx, RxContext},
         netdev::{self, ring, Rtnl, TxRequest, XmitQueue},
         page_pool::{Page, PagePool, Params, ParkedPage},
-        skb::{
-            HashType, MapSlot, RxChecksum, SkBuff, Tso, TxBuf, TxChecksum, VlanProto, VlanTag, L4,
-            MAX_FRAGS, MAX_SEGMENTS,
-        },
+        skb::{HashType, RxChecksum, SkBuff, Tso, TxChecksum, VlanProto, VlanTag, L4, MAX_FRAGS},
+        tx::{MapSlot, TxBuf, MAX_SEGMENTS},
         xdp::{self, DropReason, Frame},
     },
     prelude::*,

@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! The routing netlink lock (RTNL), as a token.
+//!
+//! The networking core calls most of a net_device's callbacks with RTNL held; an [`Rtnl`]
+//! token stands for that lock, so that what may only be done under it (enabling a NAPI
+//! instance, replacing an XDP program, changing a device's configuration) takes the token and
+//! cannot be done from any other context.
+//!
+//! C header: [`include/linux/rtnetlink.h`](srctree/include/linux/rtnetlink.h).
+
+use crate::types::NotThreadSafe;
+
+/// Proof that the RTNL lock is held.
+///
+/// Only the callbacks the networking core calls under RTNL receive one (as `&mut Rtnl`);
+/// functions that need the lock take `&Rtnl`, so calling them from any other context does not
+/// compile. Functions that must keep others from running under the same lock hold, such as
+/// the NAPI module's `Napi::with_state`, borrow it mutably.
+///
+/// # Invariants
+///
+/// The RTNL lock is held for as long as the token exists.
+pub struct Rtnl(NotThreadSafe);
+
+impl Rtnl {
+    /// # Safety
+    ///
+    /// The caller must hold the RTNL lock for the lifetime of the returned value.
+    #[inline]
+    pub(crate) unsafe fn assume_held() -> Self {
+        // INVARIANT: per the safety requirements.
+        Rtnl(NotThreadSafe)
+    }
+}
