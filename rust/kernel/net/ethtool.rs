@@ -689,7 +689,10 @@ const COALESCE_USECS: u32 =
     bindings::ETHTOOL_COALESCE_RX_USECS | bindings::ETHTOOL_COALESCE_TX_USECS;
 
 /// The `ethtool_ops` table of `T`, for [`netdev::Config::ethtool`].
-pub struct Table<T: netdev::Operations>(&'static bindings::ethtool_ops, PhantomData<T>);
+///
+/// Invariant in `T`: a table of `Net<'static>` must not pass for one of `Net<'bound>`, whose
+/// callbacks would then see borrows of the binding as `'static`.
+pub struct Table<T: netdev::Operations>(&'static bindings::ethtool_ops, PhantomData<fn(T) -> T>);
 
 impl<T: netdev::Operations> Table<T> {
     pub(crate) fn as_raw(&self) -> *const bindings::ethtool_ops {

@@ -144,7 +144,7 @@ pub trait Operations: Sized + Send + Sync {
     type Poll: napi::Poll<Owner = Self>;
 
     /// The data of each transmit queue, protected by that queue's xmit lock: the sending half
-    /// of a driver's TX ring, typically ([`ring::Producer`]). It starts as `Default` and is
+    /// of a driver's TX ring, typically (`ring::Producer`). It starts as `Default` and is
     /// reached by [`Operations::start_xmit`] and through [`Device::lock_tx`].
     type XmitData: Default + Send;
 
@@ -1281,7 +1281,8 @@ pub struct Config<T: Operations> {
     /// Number of `ethtool -S` statistics at first (see [`Device::set_stats_count`]).
     pub stats_count: u32,
     /// The device's XDP operations and features, from the XDP module's `table`; `None` for a
-    /// device without XDP.
+    /// device without XDP (then no XDP callback of the driver is ever called, implemented or
+    /// not).
     pub xdp: Option<XdpOps<T>>,
 }
 
@@ -1300,7 +1301,9 @@ pub struct XdpOps<T: Operations> {
     ops: &'static bindings::net_device_ops,
     meta: Option<&'static bindings::xdp_metadata_ops>,
     features: u32,
-    _t: PhantomData<T>,
+    // Invariant in `T`: a table of `Net<'static>` must not pass for one of `Net<'bound>`, whose
+    // callbacks would then see borrows of the binding as `'static`.
+    _t: PhantomData<fn(T) -> T>,
 }
 
 impl<T: Operations> XdpOps<T> {

@@ -13,7 +13,10 @@ use kernel::{
         page_pool::{Page, PagePool, ParkedPage},
         skb::SkBuff,
         tx::{MapSlot, TxBuf},
-        xdp::{Buff, DropReason, Frame, OnVerdict, ProgRef, ProgSlot, RxMeta, RxQueue, Verdict},
+        xdp::{
+            self, Buff, DropReason, ExtAck, Features, Frame, OnVerdict, Prog, ProgRef, ProgSlot,
+            RxMeta, RxQueue, Verdict,
+        },
     },
     pci,
     prelude::*,
@@ -259,6 +262,24 @@ impl Operations for Net<'_> {
     }
 }
 
+/// The XDP and ethtool tables of the same type (any lifetime) as the registration.
+#[vtable]
+impl xdp::Operations for Net<'_> {
+    fn setup(
+        _dev: &Device<Self>,
+        _rtnl: &mut Rtnl,
+        _prog: Option<Prog>,
+        _extack: &mut ExtAck<'_>,
+    ) -> Result {
+        Ok(())
+    }
+}
+
+#[vtable]
+impl kernel::net::ethtool::Operations for Net<'_> {
+    fn get_drvinfo(_dev: &Device<Self>, _info: &mut kernel::net::ethtool::DrvInfo<'_>) {}
+}
+
 struct Drv;
 
 kernel::pci_device_table!(
@@ -279,7 +300,7 @@ impl netdev::pci::Driver for Drv {
         registrar: netdev::pci::Registrar<'bound, '_, Net<'bound>>,
     ) -> Result<netdev::pci::Registered> {
         let config = Config {
-            ethtool: None,
+            ethtool: Some(kernel::net::ethtool::table::<Net<'bound>>()),
             mac: [0x52, 0x54, 0, 0x12, 0x34, 0x56],
             min_mtu: 68,
             max_mtu: 1500,
@@ -289,7 +310,7 @@ impl netdev::pci::Driver for Drv {
             real_rx_queues: 1,
             spread_irqs: false,
             stats_count: 0,
-            xdp: None,
+            xdp: Some(xdp::table::<Net<'bound>>(Features::BASIC)?),
         };
         registrar.register(
             1,
