@@ -77,7 +77,7 @@ impl Drop for Mapping {
 
 /// Maps `len` bytes at `ptr` for `dev` (`dma_map_single()`) and returns the bus address: the
 /// low-level half of [`Mapping`], for owners that keep the device reference elsewhere (such as
-/// [`MapSlot`](crate::net::skb::MapSlot), which borrows it). A mapping error is `ENOMEM`.
+/// `net::tx::MapSlot`, which borrows it). A mapping error is `ENOMEM`.
 ///
 /// # Safety
 ///

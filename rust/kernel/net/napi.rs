@@ -29,10 +29,10 @@
 //!
 //! C header: [`include/linux/netdevice.h`](srctree/include/linux/netdevice.h).
 
+#[cfg(CONFIG_PAGE_POOL)]
 use crate::net::page_pool;
 use crate::{
     bindings, device,
-    error::to_result,
     net::{rtnl::Rtnl, skb::SkBuff},
     prelude::*,
     sync::atomic::{Acquire, Atomic, Release},
@@ -55,7 +55,8 @@ use core::{
 /// # Safety
 ///
 /// [`PollOwner::device`] must return the device whose net_device it is given, for any
-/// net_device allocated for `Self` whose private data is initialised.
+/// net_device the netdev module's registration allocated for `Self` whose private data is
+/// initialised.
 pub unsafe trait PollOwner {
     /// The device, as the driver's callbacks see it.
     type Device;
@@ -64,8 +65,8 @@ pub unsafe trait PollOwner {
     ///
     /// # Safety
     ///
-    /// `dev` must be a net_device allocated for `Self` whose private data is initialised and
-    /// stays so for `'a`.
+    /// `dev` must be a net_device the netdev module's registration allocated for `Self`, whose
+    /// private data is initialised and stays so for `'a`.
     unsafe fn device<'a>(dev: *mut bindings::net_device) -> &'a Self::Device;
 }
 
@@ -255,6 +256,7 @@ pub struct RxContext<'a, 'n> {
     budget: NonZeroU32,
 }
 
+#[cfg(CONFIG_PAGE_POOL)]
 // SAFETY: An `RxContext` exists only in the poll of a NAPI instance with a non-zero budget,
 // i.e. in softirq (type invariant), and cannot leave it: it is neither `Send` nor `Sync` (it
 // holds a `&NapiContext`, which is neither) and it borrows the poll's context.
@@ -812,17 +814,26 @@ pub const PACKET_HEADROOM: u32 = bindings::XDP_PACKET_HEADROOM;
 /// `MEM_TYPE_PAGE_POOL` memory model of a pool whose offset is at least
 /// [`PACKET_HEADROOM`] and whose device-written area ends before the shared info at the end
 /// of the page; it is unregistered on drop, while the pool is still alive.
+#[cfg(CONFIG_PAGE_POOL)]
 #[pin_data(PinnedDrop)]
 pub struct RxQueue {
     #[pin]
     inner: Opaque<bindings::xdp_rxq_info>,
 }
 
+/// The XDP receive queue info of one RX queue (an uninhabited stand-in: no
+/// `CONFIG_PAGE_POOL`, so no pool to register it with).
+#[cfg(not(CONFIG_PAGE_POOL))]
+pub enum RxQueue {}
+
 // SAFETY: After registration the info is only read (by XDP programs and frame conversion).
+#[cfg(CONFIG_PAGE_POOL)]
 unsafe impl Sync for RxQueue {}
 // SAFETY: Unregistering works from any thread.
+#[cfg(CONFIG_PAGE_POOL)]
 unsafe impl Send for RxQueue {}
 
+#[cfg(CONFIG_PAGE_POOL)]
 impl RxQueue {
     /// Registers the info of RX queue `queue` of `dev` with `pool`'s memory model.
     ///
@@ -857,11 +868,11 @@ impl RxQueue {
             // SAFETY: `rxq` is a zeroed info; `dev` is live with that queue (safety
             // requirement). The fragment size lets programs grow the last fragment of a frame
             // up to the end of its page, which is the frame's.
-            to_result(unsafe {
+            crate::error::to_result(unsafe {
                 bindings::__xdp_rxq_info_reg(rxq, dev, queue, 0, page_pool::PAGE_SIZE)
             })?;
             // SAFETY: `rxq` was registered just above; `raw_pool` is a live pool.
-            let r = to_result(unsafe {
+            let r = crate::error::to_result(unsafe {
                 bindings::xdp_rxq_info_reg_mem_model(
                     rxq,
                     bindings::xdp_mem_type_MEM_TYPE_PAGE_POOL,
@@ -889,6 +900,7 @@ impl RxQueue {
     }
 }
 
+#[cfg(CONFIG_PAGE_POOL)]
 #[pinned_drop]
 impl PinnedDrop for RxQueue {
     #[inline]

@@ -726,10 +726,8 @@ impl Frame {
         unsafe { bindings::xdp_get_frame_len(self.0.as_ptr()) }
     }
 
-    /// The lengths of the frame's pieces as [`MapSlot::map_frame`] maps them: its data in its
+    /// The lengths of the frame's pieces as `tx::MapSlot::map_frame` maps them: its data in its
     /// first buffer, then each fragment that is not empty.
-    ///
-    /// [`MapSlot::map_frame`]: crate::net::skb::MapSlot::map_frame
     #[inline]
     pub fn piece_lens(&self) -> impl Iterator<Item = u32> + '_ {
         Iterator::chain(
@@ -1259,7 +1257,7 @@ impl ExtAck<'_> {
 pub trait Operations: netdev::Operations {
     /// Attaches, replaces or detaches (`None`) the device's XDP program (`ndo_bpf` with
     /// `XDP_SETUP_PROG`), under RTNL, up or not, while traffic may flow. The driver owns the
-    /// program it is given: it keeps it (typically in an [`ProgSlot`]) on success and
+    /// program it is given: it keeps it (typically in a [`ProgSlot`]) on success and
     /// may drop it on failure; the old one is the driver's to drop. `extack` explains an error
     /// to the user. Needs [`Features::BASIC`] in [`table`].
     #[inline]
