@@ -219,7 +219,7 @@ impl<'n> NapiContext<'n> {
     /// Records that XDP redirected a frame in this poll, so that it is flushed
     /// (`xdp_do_flush()`) when the driver's poll returns.
     #[inline]
-    pub(crate) fn note_redirect(&self) {
+    pub fn note_redirect(&self) {
         self.redirected.set(true);
     }
 
@@ -379,7 +379,7 @@ impl<P: Poll> Napi<P> {
     /// must be below the RX and TX queue counts `dev` was allocated with, and no other instance
     /// of `dev` may have it.
     #[inline]
-    pub(crate) unsafe fn new(
+    pub unsafe fn new(
         dev: *mut bindings::net_device,
         data: impl PinInit<P, Error>,
         state: P::State,
@@ -445,7 +445,7 @@ impl<P: Poll> Napi<P> {
     /// and the instance must be dropped before `parent` is unbound.
     #[cfg(CONFIG_PAGE_POOL)]
     #[inline]
-    pub(crate) unsafe fn create_pool(
+    pub unsafe fn create_pool(
         &self,
         parent: &device::Device<device::Bound>,
         params: &page_pool::Params,
@@ -538,7 +538,7 @@ impl<P: Poll> Napi<P> {
     /// The device must be unregistered with its private data initialised, and RTNL need not
     /// be held: nothing else can enable or disable the instance (no callback runs yet).
     #[inline]
-    pub(crate) unsafe fn assign_id(&self) {
+    pub unsafe fn assign_id(&self) {
         if self.queue.is_none() {
             return;
         }
@@ -588,13 +588,13 @@ impl<P: Poll> Napi<P> {
 
     /// The queue pair of this instance.
     #[inline]
-    pub(crate) fn queue(&self) -> Option<u32> {
+    pub fn queue(&self) -> Option<u32> {
         self.queue
     }
 
     /// Index of the interrupt line that schedules this instance.
     #[inline]
-    pub(crate) fn irq_line(&self) -> Option<u32> {
+    pub fn irq_line(&self) -> Option<u32> {
         self.irq_line
     }
 
@@ -607,7 +607,7 @@ impl<P: Poll> Napi<P> {
     /// `irq` must be requested for the device (or -1). Process context, without the device's
     /// instance lock held.
     #[inline]
-    pub(crate) unsafe fn set_irq(&self, irq: c_int) {
+    pub unsafe fn set_irq(&self, irq: c_int) {
         // SAFETY: `inner` is added; the helper takes the instance lock the caller does not hold.
         unsafe { bindings::netif_napi_set_irq(self.raw(), irq) };
     }
@@ -784,7 +784,7 @@ impl<P: Poll> Napi<P> {
     /// The caller must have exclusive access to `enabled`: the device is unregistered, so no
     /// callback that could hold an `Rtnl` token for it runs any more.
     #[inline]
-    pub(crate) unsafe fn disable_unregistered(&self) {
+    pub unsafe fn disable_unregistered(&self) {
         // SAFETY: Exclusive access to `enabled` per the safety requirements.
         let en = unsafe { &mut *self.core.enabled.get() };
         if *en {
@@ -841,7 +841,7 @@ impl RxQueue {
     ///
     /// `dev` must be a live net_device with at least `queue + 1` RX queues, allocated for as
     /// long as the result lives; `pool` must outlive the result.
-    pub(crate) unsafe fn new(
+    pub unsafe fn new(
         dev: *mut bindings::net_device,
         queue: u32,
         pool: &page_pool::PagePool<'_>,
@@ -894,8 +894,9 @@ impl RxQueue {
         unsafe { pin_init::pin_init_from_closure(init) }
     }
 
+    /// The registered `xdp_rxq_info`, for the C functions that take it.
     #[inline]
-    pub(crate) fn raw(&self) -> *mut bindings::xdp_rxq_info {
+    pub fn raw(&self) -> *mut bindings::xdp_rxq_info {
         self.inner.get()
     }
 }

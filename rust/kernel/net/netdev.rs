@@ -1311,7 +1311,7 @@ impl<T: Operations> XdpOps<T> {
     ///
     /// The arguments must satisfy the type invariants.
     #[inline]
-    pub(crate) const unsafe fn new(
+    pub const unsafe fn new(
         ops: &'static bindings::net_device_ops,
         meta: Option<&'static bindings::xdp_metadata_ops>,
         features: u32,
@@ -1682,12 +1682,7 @@ impl<T: Operations> Registration<T> {
     /// callback of this device) is a bug (it deadlocks), though not a memory-safety one.
     pub fn detach(&self) {
         let dev = self.device();
-        // SAFETY: `rtnl_lock()` has no memory-safety precondition (see the doc above for
-        // its context rules).
-        unsafe { bindings::rtnl_lock() };
-        {
-            // SAFETY: Held until after the token is dropped at the end of this block.
-            let mut rtnl = unsafe { Rtnl::assume_held() };
+        Rtnl::with_lock(|rtnl| {
             // SAFETY: RTNL is held (`Priv` invariant).
             let detached = unsafe { &mut *dev.priv_ref().reg_detached.get() };
             if !*detached {
@@ -1695,14 +1690,12 @@ impl<T: Operations> Registration<T> {
                 unsafe { bindings::netif_device_detach(dev.as_raw()) };
                 *detached = true;
                 if dev.is_running() {
-                    if let Err(e) = stop_locked(dev, &mut rtnl) {
+                    if let Err(e) = stop_locked(dev, rtnl) {
                         pr_warn!("{}: stop before detach failed: {:?}\n", dev.name(), e);
                     }
                 }
             }
-        }
-        // SAFETY: Taken above; the token is gone.
-        unsafe { bindings::rtnl_unlock() };
+        })
     }
 
     /// Attaches the interface again after [`Registration::detach`]: if it is up,
@@ -1711,16 +1704,12 @@ impl<T: Operations> Registration<T> {
     /// returned. Context rules as for [`Registration::detach`].
     pub fn attach(&self) -> Result {
         let dev = self.device();
-        // SAFETY: As in `detach`.
-        unsafe { bindings::rtnl_lock() };
-        let r = {
-            // SAFETY: Held until after the token is dropped at the end of this block.
-            let mut rtnl = unsafe { Rtnl::assume_held() };
+        Rtnl::with_lock(|rtnl| {
             let mut r = Ok(());
             // SAFETY: RTNL is held (`Priv` invariant); no other reference to the flag is live.
             if unsafe { *dev.priv_ref().reg_detached.get() } {
                 if dev.is_running() {
-                    r = open_locked(dev, &mut rtnl);
+                    r = open_locked(dev, rtnl);
                 }
                 if r.is_ok() {
                     // SAFETY: As above.
@@ -1730,16 +1719,13 @@ impl<T: Operations> Registration<T> {
                     unsafe { bindings::netif_device_attach(dev.as_raw()) };
                     if dev.is_running() {
                         // Filter changes made while detached were not passed on.
-                        dev.sync_rx_mode(&rtnl);
+                        dev.sync_rx_mode(rtnl);
                         dev.kick_service();
                     }
                 }
             }
             r
-        };
-        // SAFETY: Taken above; the token is gone.
-        unsafe { bindings::rtnl_unlock() };
-        r
+        })
     }
 
     /// The registered device.
@@ -1808,21 +1794,19 @@ unsafe extern "C" fn service_callback<T: Operations>(work: *mut bindings::work_s
     // SAFETY: The private data lives until the work was drained (safety requirement), and
     // `netdev` is its device (`Priv` invariant), valid for as long.
     let dev = unsafe { Device::<T>::from_raw((*priv_ptr).netdev) };
-    // SAFETY: Process context (a work item) holding no lock.
-    unsafe { bindings::rtnl_lock() };
-    // Up means registered and opened, and not yet stopped: `__dev_close_many()` clears the
-    // flag before `ndo_stop`, and unregistering closes the device first, both under RTNL.
-    // Present means not detached for system sleep or shutdown, when the device is stopped.
-    if dev.is_running() && dev.is_present() {
-        // SAFETY: We hold RTNL until after the token is dropped at the end of this block.
-        let mut rtnl = unsafe { Rtnl::assume_held() };
-        if let Some(next) = T::service(dev, &mut rtnl) {
-            let ms = u32::try_from(next.as_millis().max(0)).unwrap_or(u32::MAX);
-            dev.queue_service(msecs_to_jiffies(ms), false);
+    // Process context (a work item) holding no lock.
+    Rtnl::with_lock(|rtnl| {
+        // Up means registered and opened, and not yet stopped: `__dev_close_many()` clears
+        // the flag before `ndo_stop`, and unregistering closes the device first, both under
+        // RTNL. Present means not detached for system sleep or shutdown, when the device is
+        // stopped.
+        if dev.is_running() && dev.is_present() {
+            if let Some(next) = T::service(dev, rtnl) {
+                let ms = u32::try_from(next.as_millis().max(0)).unwrap_or(u32::MAX);
+                dev.queue_service(msecs_to_jiffies(ms), false);
+            }
         }
-    }
-    // SAFETY: Taken above; the token is gone.
-    unsafe { bindings::rtnl_unlock() };
+    })
 }
 
 /// Stops transmitting, then calls [`Operations::stop`].

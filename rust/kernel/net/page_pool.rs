@@ -156,7 +156,7 @@ impl<'dev> PagePool<'dev> {
     /// The pool must be dropped before `dev` is unbound and before `napi` is deleted, while the
     /// instance's poll cannot run on another CPU; it must only be used from that poll or while
     /// the instance is disabled.
-    pub(crate) unsafe fn new_for_napi(
+    pub unsafe fn new_for_napi(
         dev: &device::Device<device::Bound>,
         params: &Params,
         napi: *mut bindings::napi_struct,
@@ -522,7 +522,7 @@ impl<'p> Page<'p> {
 
     /// The pool's offset, where the device starts writing.
     #[inline]
-    pub(crate) fn pool_offset(&self) -> u32 {
+    pub fn pool_offset(&self) -> u32 {
         self.pool.offset()
     }
 
@@ -544,7 +544,7 @@ impl<'p> Page<'p> {
     /// need syncs never does; only a change of the DMA mask (`dma_set_mask()`, which a driver
     /// makes before it maps anything) sets it afresh.
     #[inline(always)]
-    pub(crate) fn needs_sync(&self) -> bool {
+    pub fn needs_sync(&self) -> bool {
         // SAFETY: `p.dev` is valid: the pool is live for `'p` (type invariant of `Page`) and
         // its device stays bound while it lives (type invariant of `PagePool`); this only
         // reads the device's flags.
@@ -584,7 +584,7 @@ impl<'p> Page<'p> {
 
     /// The page, still owned by this object.
     #[inline]
-    pub(crate) fn as_raw_page(&self) -> *mut bindings::page {
+    pub fn as_raw_page(&self) -> *mut bindings::page {
         self.page.as_ptr()
     }
 

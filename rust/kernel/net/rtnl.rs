@@ -9,12 +9,12 @@
 //!
 //! C header: [`include/linux/rtnetlink.h`](srctree/include/linux/rtnetlink.h).
 
-use crate::types::NotThreadSafe;
+use crate::{bindings, types::NotThreadSafe};
 
 /// Proof that the RTNL lock is held.
 ///
-/// Only the callbacks the networking core calls under RTNL receive one (as `&mut Rtnl`);
-/// functions that need the lock take `&Rtnl`, so calling them from any other context does not
+/// Only the callbacks the networking core calls under RTNL receive one (as `&mut Rtnl`), and
+/// [`Rtnl::with_lock`] while it holds the lock; functions that need the lock take `&Rtnl`, so calling them from any other context does not
 /// compile. Functions that must keep others from running under the same lock hold, such as
 /// the NAPI module's `Napi::with_state`, borrow it mutably.
 ///
@@ -24,6 +24,27 @@ use crate::types::NotThreadSafe;
 pub struct Rtnl(NotThreadSafe);
 
 impl Rtnl {
+    /// Takes the RTNL lock, runs `f` with the token, and releases the lock (`rtnl_lock()`,
+    /// `rtnl_unlock()`).
+    ///
+    /// May sleep: calling it from atomic context, or with RTNL held (it is not recursive, so
+    /// e.g. from a callback that got a token), is a bug (a deadlock), though not a
+    /// memory-safety one: no second token can exist while the lock is held.
+    #[inline]
+    pub fn with_lock<R>(f: impl FnOnce(&mut Rtnl) -> R) -> R {
+        // SAFETY: `rtnl_lock()` has no memory-safety precondition (see the doc above for its
+        // context rules).
+        unsafe { bindings::rtnl_lock() };
+        let r = {
+            // SAFETY: Held until after the token is dropped at the end of this block.
+            let mut rtnl = unsafe { Rtnl::assume_held() };
+            f(&mut rtnl)
+        };
+        // SAFETY: Taken above; the token is gone.
+        unsafe { bindings::rtnl_unlock() };
+        r
+    }
+
     /// # Safety
     ///
     /// The caller must hold the RTNL lock for the lifetime of the returned value.

@@ -614,7 +614,7 @@ pub const MAX_FRAGS: u32 = bindings::MAX_SKB_FRAGS;
 impl SkBuff {
     /// Checks that a page fragment can be added: the skb is private and has a free slot.
     #[inline]
-    pub(crate) fn check_add_frag(&self) -> Result {
+    pub fn check_add_frag(&self) -> Result {
         if !self.is_private() || self.nr_frags() >= MAX_FRAGS {
             return Err(EMSGSIZE);
         }
@@ -629,7 +629,7 @@ impl SkBuff {
     /// `page` must be a page reference the caller gives up, with `offset + len` inside it, and
     /// [`SkBuff::check_add_frag`] must have succeeded with no change to the skb since.
     #[inline]
-    pub(crate) unsafe fn add_rx_frag(
+    pub unsafe fn add_rx_frag(
         &mut self,
         page: *mut bindings::page,
         offset: u32,

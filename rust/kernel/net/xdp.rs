@@ -738,14 +738,14 @@ impl Frame {
 
     /// The length of the frame's data in its first buffer.
     #[inline]
-    pub(crate) fn head_len(&self) -> u32 {
+    pub fn head_len(&self) -> u32 {
         // SAFETY: The frame is valid (type invariant).
         unsafe { (*self.0.as_ptr()).len }
     }
 
     /// The frame's fragments (empty for a frame of one buffer).
     #[inline]
-    pub(crate) fn frags(&self) -> &[bindings::skb_frag_t] {
+    pub fn frags(&self) -> &[bindings::skb_frag_t] {
         // SAFETY: The frame is valid (type invariant).
         if !unsafe { Self::raw_has_frags(self.0) } {
             return &[];
@@ -767,7 +767,7 @@ impl Frame {
 
     /// The frame's data, for mapping it.
     #[inline]
-    pub(crate) fn data_ptr(&self) -> *const u8 {
+    pub fn data_ptr(&self) -> *const u8 {
         // SAFETY: The frame is valid (type invariant).
         unsafe { (*self.0.as_ptr()).data.cast::<u8>().cast_const() }
     }

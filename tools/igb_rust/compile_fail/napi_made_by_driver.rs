@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
-//! expect: E0624
+//! expect: E0133
 //! A driver cannot make a NAPI instance of its own (one it could keep past the device, whose
 //! deletion would then touch a freed net_device): the registration creates and owns them.
+//! The constructor is public for the netdev module, which comes later in the series, but
+//! `unsafe`, with preconditions only the registration meets; drivers have no `unsafe`.
 
 use kernel::{
     net::napi::{Napi, Poll},
@@ -19,7 +21,13 @@ struct M;
 #[allow(dead_code)]
 fn make<P: Poll>(data: P, state: P::State) -> Result<Pin<KBox<Napi<P>>>> {
     KBox::pin_init(
-        Napi::new(core::ptr::null_mut(), Ok::<_, Error>(data), state),
+        Napi::new(
+            core::ptr::null_mut(),
+            Ok::<_, Error>(data),
+            state,
+            None,
+            None,
+        ),
         GFP_KERNEL,
     )
 }

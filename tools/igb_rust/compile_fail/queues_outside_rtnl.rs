@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 //! expect: E0624
 //! The stack's queue counts change only under RTNL: `set_real_num_queues` takes the `Rtnl`
-//! token, which only the abstractions create, in the callbacks the core runs under the lock
-//! (`open`, `stop`, `set_channels`, ...). A driver cannot make one to call it from, say, a
-//! work item or a poll.
+//! token, which only the abstractions create: in the callbacks the core runs under the lock
+//! (`open`, `stop`, `set_channels`, ...), and in `Rtnl::with_lock`, which takes it. A driver
+//! cannot forge one without the lock to call it from, say, a work item or a poll.
 
 use kernel::{
     net::netdev::{Device, Operations, Rtnl},
