@@ -62,6 +62,7 @@ fi
 
 {
 	echo "date=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
+	echo "commit=$(git -C "$REPO" describe --always --dirty 2>/dev/null || echo unknown)"
 	echo "host_cpu=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')"
 	echo "host_cores=$(nproc)"
 	echo "accel=$accel"

@@ -162,7 +162,7 @@ kclippy=$(kmake -j"$(nproc)" -s CLIPPY=1 rust/ 2>&1 | grep -E '^(warning|error)'
 # The upstream series: made from this tree, checkpatch-clean, applied with
 # git am to the pristine kernel, ending at the tree both kernels were built
 # from (a fast form of `make patches CHECK=1`, which builds every step).
-pout=$(SIGNOFF=${SIGNOFF:-"igb_rust make check <igb_rust@localhost>"} PATCH_OUT=$RES/patches \
+pout=$(SIGNOFF=${SIGNOFF:-"igb_rust make check <igb_rust@localhost>"} DRY_RUN=1 PATCH_OUT=$RES/patches \
 	VERIFY_TREE=$KTREE bash "$REPO/scripts/patches.sh" 2>&1)
 if [ $? = 0 ]; then
 	hres ok "make patches: the series is checkpatch --strict clean, applies with git am and ends at the built tree" \

@@ -1,29 +1,38 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# `make patches`: everything this repository changes in the kernel, as a
-# `git format-patch` series with a cover letter against the pristine
+# `make patches`: everything this repository changes in the kernel, as two
+# `git format-patch` series with a cover letter each against the pristine
 # linux-source tree, ordered so that every step builds:
 #
-#   - each patch of patches/ with the new files it wires in (patches/files
-#     says which), in an order in which nothing uses what a later patch adds;
-#   - the driver with its Kconfig entry and Makefile line (patches/0010, the
-#     in-tree build; scripts/build.sh builds it so, besides the external
-#     module);
-#   - the documentation.
+#   1-abstractions/: each patch of patches/ with the new files it wires in
+#     (patches/files says which), one module per patch, in an order in which
+#     nothing uses what a later patch adds (no module uses one above it);
+#     a file's declarations of submodules that land later are withheld
+#     until then;
+#   2-igb_rust/: the driver with its Kconfig entry and Makefile line
+#     (patches/0010, the in-tree build; scripts/build.sh builds it so,
+#     besides the external module), and the documentation.
 #
 # Each patch that adds files adds them to a MAINTAINERS entry of the series
 # (tools/igb_rust/maintainers.py).
 #
 # Every patch carries a Signed-off-by of $SIGNOFF ("Name <address>"; default:
-# this clone's git user.name and user.email) and is checked with
+# this clone's git user.name and user.email; a placeholder address, such as
+# one at localhost or example.com, is refused unless DRY_RUN=1, which make
+# check sets, and which marks the cover letters as such) and is checked with
 # `checkpatch.pl --strict`; the emitted files are applied with `git am` to the
 # pristine files and must end at the tree they were made from (make check
 # also compares that end with the tree its kernels were built from:
-# VERIFY_TREE). CHECK=1 also builds every step: the kernel with the test
-# configuration (without DWARF and BTF) in a build tree of its own (the first
-# step builds it whole; later ones are incremental), and the driver in-tree
-# once it is there.
+# VERIFY_TREE). CHECK=1 also builds every step as netdev's CI would: the
+# kernel with the test configuration (without DWARF and BTF) in a build tree
+# of its own (the first step builds it whole; later ones are incremental),
+# with CONFIG_IGB_RUST off until the driver's patch and on from it, and no
+# compiler warning; for a step that changes Rust code, the kernel crate (and
+# the driver, once it is there) through clippy and `make rustdoc`, both
+# without a warning; the C helpers with W=1. The last tree is also built
+# with CONFIG_IGB_RUST off again. The table of checks per patch goes to
+# checks.md beside the series.
 set -euo pipefail
 . "$(dirname "$0")/env.sh"
 
@@ -44,20 +53,26 @@ case "$SIGNOFF" in *" <"*@*">") ;; *) die "SIGNOFF must read \"Name <address>\":
 AUTHOR_NAME=${SIGNOFF% <*}
 AUTHOR_MAIL=${SIGNOFF##*<}
 AUTHOR_MAIL=${AUTHOR_MAIL%>}
+DRY=""
+case "${AUTHOR_MAIL##*@}" in
+localhost | localhost.* | *.localdomain | example.com | example.org | example.net | *.example | *.invalid | *.test)
+	[ "${DRY_RUN:-0}" = 1 ] ||
+		die "$SIGNOFF is a placeholder identity: set SIGNOFF=\"Name <address>\" (or git user.name/user.email), or DRY_RUN=1 for a series not to be sent"
+	DRY="DRY RUN (placeholder identity $SIGNOFF): not to be sent.
 
-# The order of the emitted series: patches/ entries by number, or a group of
-# them that only builds together (the net modules use each other). Each
-# group's files (patches/files) come with it.
-ORDER=(
-	"0001"
-	"0002"
-	"0004"
-	"0005"
-	"0006"
-	"0007"
-	"0003 0008 0009"
-	"0010"
-)
+";;
+esac
+
+# The order of the emitted series: patches/ entries by number, each with its
+# files (patches/files); entries quoted together make one patch, with the
+# subject and body of the first. The first series: bindings and helpers, streaming
+# DMA, the page_pool change, the PCI and inlining changes, then one
+# networking module per patch from the bottom up (skb; page_pool; rtnl and
+# napi; netdev with ethtool; the TX ring; xdp; TX slot mappings; dim; the
+# PCI glue). The second: the driver (then the documentation). An entry
+# without a diff (patches/0015, 0017) only adds its files.
+SERIES1=("0001 0002" 0004 0005 0006 0007 0011 0012 0013 0014 0015 0008 0016 0009 0017)
+SERIES2=(0010)
 
 git -C "$WORK" init -q
 git -C "$WORK" config user.name "$AUTHOR_NAME"
@@ -98,41 +113,65 @@ maint() {	# maint TITLE PATTERN...
 		--header "L:	rust-for-linux@vger.kernel.org" --header "S:	Maintained" "$@"
 }
 patch_of() { (cd "$REPO/patches" && ls "$1"-*.patch); }
+# withhold: every file of the kernel crate placed in the tree, as in the
+# repository but for its declarations of submodules (`pub mod x;`, with the
+# attributes right above) whose file is not placed yet.
+withhold() {
+	(cd "$REPO" && git ls-files -co --exclude-standard 'rust/kernel/*.rs') |
+	python3 -c '
+import os, re, sys
+repo, work = sys.argv[1:]
+for f in sys.stdin.read().split():
+    w = os.path.join(work, f)
+    if not os.path.exists(w):
+        continue
+    if os.path.basename(f) in ("mod.rs", "lib.rs"):
+        continue
+    base = os.path.join(os.path.dirname(f), os.path.basename(f)[:-3])
+    out = []
+    for line in open(os.path.join(repo, f)).read().split("\n"):
+        m = re.match(r"\s*(pub(\(crate\))? )?mod (\w+);$", line)
+        if m and not any(os.path.exists(os.path.join(work, base, m.group(3) + x))
+                         for x in (".rs", "/mod.rs")):
+            while out and out[-1].lstrip().startswith("#["):
+                out.pop()
+            continue
+        out.append(line)
+    new = "\n".join(out)
+    if open(w).read() != new:
+        open(w, "w").write(new)
+' "$REPO" "$WORK"
+}
 subject_of() { sed -n 's/^Subject: \[PATCH\] //p' "$REPO/patches/$1" | head -1; }
 body_of() { sed -n '/^Subject:/,/^---$/p' "$REPO/patches/$1" | sed '1d;$d' | sed '/./,$!d'; }
 
-for group in "${ORDER[@]}"; do
-	subject="" body=""
-	for n in $group; do
+step() {	# step NUMBER...: the patches/ entries NUMBER... and their files, as one commit
+	local n p new first=""
+	for n in "$@"; do
 		p=$(patch_of "$n")
-		(cd "$WORK" && patch -s -p1 --no-backup-if-mismatch < "$REPO/patches/$p")
+		[ -n "$first" ] || first=$p
+		if grep -q '^--- a/' "$REPO/patches/$p"; then
+			(cd "$WORK" && patch -s -p1 --no-backup-if-mismatch < "$REPO/patches/$p")
+		fi
 		new=$(awk -v p="$n" '$1 == p { $1 = ""; print }' "$REPO/patches/files")
 		copy_files $new
 		case "$n" in
 		0010) maint "$IGB_RUST" $new;;
 		*) [ -z "$new" ] || maint "$NET_RUST" $new;;
 		esac
-		if [ -z "$subject" ]; then
-			subject=$(subject_of "$p")
-			body=$(body_of "$p")
-		fi
 	done
-	if [ "$group" = "0003 0008 0009" ]; then
-		subject="rust: net: add net_device, NAPI, sk_buff, page_pool, XDP and DIM abstractions"
-		body="Abstractions that let an Ethernet driver be written without unsafe code:
-a registered net_device with its operations and ethtool_ops, NAPI
-instances with their poll state and page pool, sk_buffs built and sent
-through owned handles, page_pool pages, XDP programs, buffers and frames,
-and the DIM library. The modules use each other (the NAPI poll hands
-XDP its receive queue, a registration announces XDP features), so they
-come in one patch; Documentation/rust/net-abstractions.rst describes each.
-
-Also wired in: linux/filter.h, net/xdp.h and linux/dim.h for bindgen,
-the XDP helpers, the adaptive-RX coalescing flag, and the modules in
-the net module list (dim only where the library is built in)."
-	fi
-	commit "$subject" "$body"
-done
+	withhold
+	commit "$(subject_of "$first")" "$(body_of "$first")"
+}
+for n in "${SERIES1[@]}"; do step $n; done
+copy_files Documentation/rust/net-abstractions.rst
+maint "$NET_RUST" Documentation/rust/net-abstractions.rst
+commit "Documentation: rust: describe the networking abstractions" \
+"An overview of the Rust networking modules of this series, from the
+bottom up: what each wraps, which rule of the C API its types enforce,
+and which module builds on which."
+mid=$(git -C "$WORK" rev-parse HEAD)
+for n in "${SERIES2[@]}"; do step $n; done
 # Files of the series not wired in by any patch would be left out: refuse.
 missing=$(cd "$REPO" && git ls-files -co --exclude-standard rust drivers |
 	while read -r f; do [ -f "$WORK/$f" ] || echo "$f"; done)
@@ -140,67 +179,104 @@ missing=$(cd "$REPO" && git ls-files -co --exclude-standard rust drivers |
 
 copy_files Documentation
 maint "$IGB_RUST" Documentation/networking/device_drivers/ethernet/intel/igb_rust.rst
-maint "$NET_RUST" Documentation/rust/net-abstractions.rst
-commit "Documentation: describe igb_rust and the Rust networking abstractions" \
-"The driver's user guide (tuning with ethtool, measuring, its limits and
-the selftests it passes) and an overview of the Rust networking modules:
-what each wraps and which rule of the C API its types enforce."
+commit "Documentation: networking: describe igb_rust" \
+"The driver's user guide: tuning with ethtool, measuring, its limits and
+the selftests it passes."
 
 rm -rf "$OUTDIR"
-git -C "$WORK" format-patch -q --cover-letter -o "$OUTDIR" "$base"..HEAD
-n=$(git -C "$WORK" rev-list --count "$base"..HEAD)
+S1=$OUTDIR/1-abstractions
+S2=$OUTDIR/2-igb_rust
+# Ready for git send-email: the lists netdev and Rust-for-Linux read.
+FP=(format-patch -q --cover-letter --subject-prefix="PATCH net-next"
+    --to=netdev@vger.kernel.org --cc=rust-for-linux@vger.kernel.org)
+git -C "$WORK" "${FP[@]}" -o "$S1" "$base".."$mid"
+git -C "$WORK" "${FP[@]}" -o "$S2" "$mid"..HEAD
+n1=$(git -C "$WORK" rev-list --count "$base".."$mid")
+n2=$(git -C "$WORK" rev-list --count "$mid"..HEAD)
+n=$((n1 + n2))
 KVERSION=$(make -s -C "$PRISTINE" kernelversion)
+bad=0
+for c in "$n1 $S1" "$n2 $S2"; do
+	set -- $c
+	if [ "$1" -gt 15 ]; then
+		echo "$2: $1 patches, more than the 15 netdev takes in one series"
+		bad=$((bad + 1))
+	fi
+done
 
-# The cover letter: what and why, the benchmark table of the documentation
-# and the test summary of the last `make check`.
-cover=$(ls "$OUTDIR"/0000-*.patch)
-bench=$(awk '/^Where it stands/ { on = 1 } /^Debug kernel and stress tests/ { on = 0 }
-	on && /^==+ / { print "  " $0; if (++b % 3 == 0) print ""; next }
-	on && b % 3 { print "  " $0 }' \
-	"$REPO/Documentation/networking/device_drivers/ethernet/intel/igb_rust.rst")
-# The closing line of the newest finished default (x86) make check.
+# The cover letters: what and why, the module order, the tables of the
+# newest benchmark (`make bench`, or make check's short one) with its date
+# and commit, and the closing line of the last `make check`.
+bench_md=$(ls -t "$REPO"/results/bench/*/bench.md "$CACHE"/results/check-*/bench/bench.md 2>/dev/null |
+	head -1 || true)
+bench=""
+if [ -n "$bench_md" ]; then
+	bench=$(awk 'NR > 2 && /^Frame sizes/ { exit } NR > 2 && NF { print "  " $0 }' "$bench_md"
+		echo
+		awk '/^## / { on = 1 } on && /^## (XDP|Copybreak|Notes)/ { on = 0 }
+			on { print NF ? "  " $0 : "" }' "$bench_md" | cat -s)
+fi
 last=$(ls -td "$CACHE"/results/check-*/summary-x86.txt 2>/dev/null | head -1 || true)
 summary=$( [ -n "$last" ] && cat "$last" || true)
-blurb="This series adds igb_rust, an Ethernet driver for the Intel 82576
-written in Rust with no unsafe code, and the Rust abstractions it needs
-over net_device, NAPI, sk_buff, page_pool, XDP, DIM and streaming DMA.
-Each abstraction keeps a rule of the C API by its types (the poll's
-budget and context, buffer ownership across XDP_TX and redirect, RTNL
-for reconfiguration, the flush of redirects); the documentation patch
-lists them.
+tests="Tests: the project's make check (guest suite on a production and a
+debug kernel with KASAN, lockdep and DMA-API debugging, and the kernel's
+drivers/net selftests against the driver)${summary:+, last run: $summary}."
+blurb1="${DRY}This series adds the Rust abstractions an Ethernet driver needs to be
+written without unsafe code: net_device with its operations and
+ethtool_ops, NAPI, sk_buff, page_pool, streaming DMA, XDP and DIM, and
+a PCI glue for one net_device per function. Each keeps a rule of the C
+API by its types (the poll's budget and context, buffer ownership
+across XDP_TX and redirect, RTNL for reconfiguration, the flush of
+redirects); the last patch describes them.
 
-The series applies to Linux $KVERSION and builds at every step. One
-patch is a plain C change to page_pool: skip the sync for device when
-nothing was written (dma_sync_size 0).
+One concept per patch, the networking modules from the bottom up (sk_buff;
+page_pool; RTNL and NAPI; net_device with ethtool; the TX ring; XDP; TX
+slot mappings; DIM; the PCI glue): no module uses one that comes later,
+and every step builds.
+
+One patch is a plain C change to page_pool: skip the sync for device
+when nothing was written (dma_sync_size 0).
+
+The user is igb_rust, a driver for the Intel 82576, sent as a series of
+its own that applies on top of this one. The series applies to Linux
+$KVERSION.
+
+$tests"
+blurb2="${DRY}This series adds igb_rust, an Ethernet driver for the Intel 82576
+written in Rust with no unsafe code, and its documentation. It needs
+the series \"Rust abstractions for Ethernet drivers\" ($n1 patches) and
+applies to Linux $KVERSION with it.
 
 Benchmark against igb on the same emulated 82576 (QEMU, TCG; guest
 instructions per packet are the trusted figure):
 
-${bench:-  (see Documentation/networking/device_drivers/ethernet/intel/igb_rust.rst)}
+${bench:-  (no benchmark run yet: make bench)}
 
-Tests: the project's make check (guest suite on a production and a
-debug kernel with KASAN, lockdep and DMA-API debugging, and the kernel's
-drivers/net selftests against the driver)${summary:+: $summary}."
-python3 - "$cover" "igb_rust: a Rust driver for the Intel 82576" "$blurb" <<'EOF'
+$tests"
+fill() {	# fill COVER SUBJECT BLURB
+	python3 - "$@" <<'EOF'
 import sys
 path, subject, blurb = sys.argv[1:]
 s = open(path).read()
 s = s.replace("*** SUBJECT HERE ***", subject).replace("*** BLURB HERE ***", blurb)
 open(path, "w").write(s)
 EOF
+}
+fill "$(ls "$S1"/0000-*.patch)" "Rust abstractions for Ethernet drivers" "$blurb1"
+fill "$(ls "$S2"/0000-*.patch)" "igb_rust: a Rust driver for the Intel 82576" "$blurb2"
 
-# checkpatch --strict on every patch.
-bad=0
-for p in "$OUTDIR"/0*.patch; do
+# checkpatch --strict on every patch, and its Signed-off-by.
+for p in "$S1"/0*.patch "$S2"/0*.patch; do
 	case "$p" in */0000-*) continue;; esac
 	out=$("$PRISTINE/scripts/checkpatch.pl" --strict --no-tree -q "$p" 2>&1 || true)
+	grep -qxF "Signed-off-by: $SIGNOFF" "$p" || out="${out}no Signed-off-by: $SIGNOFF"
 	if [ -n "$out" ]; then
 		bad=$((bad + 1))
-		echo "checkpatch --strict: $(basename "$p"):"
+		echo "checkpatch --strict: $(basename "$(dirname "$p")")/$(basename "$p"):"
 		echo "$out" | sed 's/^/  /'
 	fi
 done
-echo "$n patches and a cover letter in $OUTDIR; checkpatch --strict: $((n - bad)) of $n clean"
+echo "$n1 + $n2 patches and their cover letters in $S1 and $S2; checkpatch --strict and Signed-off-by: $((n - bad)) of $n clean"
 
 # The emitted files themselves: `git am` applies them, in order, to the
 # pristine files, and ends at the tree the series was made from.
@@ -211,7 +287,7 @@ git -C "$AM" config user.email "$AUTHOR_MAIL"
 git -C "$WORK" archive "$base" | tar -x -C "$AM"
 git -C "$AM" add -A
 git -C "$AM" commit -qm base
-if ! git -C "$AM" am -q $(ls "$OUTDIR"/0*.patch | grep -v '/0000-'); then
+if ! git -C "$AM" am -q $(ls "$S1"/0*.patch "$S2"/0*.patch | grep -v '/0000-'); then
 	echo "git am: the series does not apply to the pristine files"
 	bad=$((bad + 1))
 elif [ "$(git -C "$AM" rev-parse 'HEAD^{tree}')" != "$(git -C "$WORK" rev-parse 'HEAD^{tree}')" ]; then
@@ -266,9 +342,22 @@ git -C "$WORK" diff --name-only "$base" HEAD | while read -r f; do
 	rm -f "$CTREE/$f"
 	cp "$PRISTINE/$f" "$CTREE/$f"
 done
+# warns LOG: the warnings a build log has (rustc's and the C compiler's).
+warns() { grep -cE '^(warning|error)|: (warning|error):' "$1" || true; }
+cell() {	# cell LOG: REPLY is "ok" or the count of warnings, counted as a failure
+	local w
+	w=$(warns "$1")
+	if [ "$w" = 0 ]; then REPLY=ok; else bad=$((bad + 1)); REPLY="$w warnings ($(basename "$1"))"; fi
+}
+TABLE=$OUTDIR/checks.md
+{
+	echo "| step | patch | build | clippy | rustdoc | helpers W=1 |"
+	echo "|---|---|---|---|---|---|"
+} > "$TABLE"
 i=0
 for c in $(git -C "$WORK" rev-list --reverse "$base"..HEAD); do
 	i=$((i + 1))
+	subj=$(git -C "$WORK" log -1 --format=%s "$c")
 	# Changed files are replaced, never written through the hard links, by
 	# their version at this step (not the work tree's, which is the last).
 	git -C "$WORK" diff --name-only "$c~1" "$c" | while read -r f; do
@@ -278,15 +367,48 @@ for c in $(git -C "$WORK" rev-list --reverse "$base"..HEAD); do
 		git -C "$WORK" show "$c:$f" > "$CTREE/$f"
 	done
 	"${MK[@]}" olddefconfig >/dev/null
+	drv=""
 	if git -C "$WORK" show --stat "$c" | grep -q 'drivers/net/ethernet/intel/igb_rust/'; then
 		"$CTREE/scripts/config" --file "$CBUILD/.config" -m IGB_RUST
 		"${MK[@]}" olddefconfig >/dev/null
 	fi
-	if "${MK[@]}" -s >"$CBUILD/step-$i.log" 2>&1; then
-		echo "step $i/$n builds: $(git -C "$WORK" log -1 --format=%s "$c")"
+	grep -q '^CONFIG_IGB_RUST=m' "$CBUILD/.config" && drv=drivers/net/ethernet/intel/igb_rust/
+	L=$CBUILD/step-$i
+	if "${MK[@]}" -s >"$L.log" 2>&1; then
+		cell "$L.log"; build=$REPLY
+		echo "step $i/$n builds: $subj"
 	else
-		echo "step $i/$n does not build: $(git -C "$WORK" log -1 --format=%s "$c") ($CBUILD/step-$i.log)"
+		build="FAILS ($(basename "$L.log"))"
 		bad=$((bad + 1))
+		echo "step $i/$n does not build: $subj ($L.log)"
 	fi
+	clippy=- rdoc=- helpers=-
+	if git -C "$WORK" diff --name-only "$c~1" "$c" | grep -qE '\.rs$|bindings_helper|helpers'; then
+		"${MK[@]}" -s CLIPPY=1 rust/ $drv >"$L-clippy.log" 2>&1 || echo "error: clippy" >>"$L-clippy.log"
+		cell "$L-clippy.log"; clippy=$REPLY
+		"${MK[@]}" -s rustdoc >"$L-rustdoc.log" 2>&1 || echo "error: rustdoc" >>"$L-rustdoc.log"
+		cell "$L-rustdoc.log"; rdoc=$REPLY
+	fi
+	if git -C "$WORK" diff --name-only "$c~1" "$c" | grep -q '^rust/helpers/'; then
+		"${MK[@]}" -s W=1 rust/helpers/helpers.o >"$L-helpers.log" 2>&1 ||
+			echo "error: helpers" >>"$L-helpers.log"
+		cell "$L-helpers.log"; helpers=$REPLY
+	fi
+	echo "  build: $build; clippy: $clippy; rustdoc: $rdoc; helpers W=1: $helpers"
+	echo "| $i | $subj | $build | $clippy | $rdoc | $helpers |" >> "$TABLE"
 done
+# The whole series with the driver's option off again: nothing of it may
+# warn when the driver is not built.
+"$CTREE/scripts/config" --file "$CBUILD/.config" -d IGB_RUST
+"${MK[@]}" olddefconfig >/dev/null
+L=$CBUILD/step-off
+if "${MK[@]}" -s >"$L.log" 2>&1; then
+	cell "$L.log"; off=$REPLY
+else
+	off="FAILS ($(basename "$L.log"))"
+	bad=$((bad + 1))
+fi
+echo "the whole series with CONFIG_IGB_RUST off: $off"
+echo "| - | the whole series, CONFIG_IGB_RUST off | $off | - | - | - |" >> "$TABLE"
+echo "checks per patch: $TABLE"
 exit $((bad > 0))

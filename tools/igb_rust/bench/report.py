@@ -131,7 +131,8 @@ def main():
 
     md = ["# igb_rust vs C igb: pktgen + sar", ""]
     md.append(
-        f"{machine.get('date', '')}: host {machine.get('host_cpu', '?')} "
+        f"{machine.get('date', '')}, commit {machine.get('commit', '?')}: "
+        f"host {machine.get('host_cpu', '?')} "
         f"({machine.get('host_cores', '?')} cores), {machine.get('qemu', '?')}, "
         f"accelerator {machine.get('accel', '?').upper()}, {machine.get('guest_cpus', '?')} guest CPUs, "
         f"kernel {machine.get('kernel', '?')}; {machine.get('dur', '')}."
