@@ -14,9 +14,10 @@ use crate::{bindings, types::NotThreadSafe};
 /// Proof that the RTNL lock is held.
 ///
 /// Only the callbacks the networking core calls under RTNL receive one (as `&mut Rtnl`), and
-/// [`Rtnl::with_lock`] while it holds the lock; functions that need the lock take `&Rtnl`, so calling them from any other context does not
-/// compile. Functions that must keep others from running under the same lock hold, such as
-/// the NAPI module's `Napi::with_state`, borrow it mutably.
+/// [`Rtnl::with_lock`] while it holds the lock; functions that need the lock take `&Rtnl`, so
+/// calling them from any other context does not compile. Functions that must keep others from
+/// running under the same lock hold, such as the NAPI module's `Napi::with_state`, borrow it
+/// mutably.
 ///
 /// # Invariants
 ///
