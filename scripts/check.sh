@@ -165,10 +165,10 @@ kclippy=$(kmake -j"$(nproc)" -s CLIPPY=1 rust/ 2>&1 | grep -E '^(warning|error)'
 pout=$(SIGNOFF=${SIGNOFF:-"igb_rust make check <igb_rust@localhost>"} DRY_RUN=1 PATCH_OUT=$RES/patches \
 	VERIFY_TREE=$KTREE bash "$REPO/scripts/patches.sh" 2>&1)
 if [ $? = 0 ]; then
-	hres ok "make patches: the series is checkpatch --strict clean, applies with git am and ends at the built tree" \
+	hres ok "make patches: both series are checkpatch --strict clean and signed off, apply with git am and end at the built tree" \
 		"$(echo "$pout" | tail -n 3)"
 else
-	hres fail "make patches: the series is checkpatch --strict clean, applies with git am and ends at the built tree" \
+	hres fail "make patches: both series are checkpatch --strict clean and signed off, apply with git am and end at the built tree" \
 		"${pout:-make patches failed without a message}"
 fi
 
