@@ -129,13 +129,19 @@ for f in sys.stdin.read().split():
         continue
     base = os.path.join(os.path.dirname(f), os.path.basename(f)[:-3])
     out = []
+    removed = False
     for line in open(os.path.join(repo, f)).read().split("\n"):
         m = re.match(r"\s*(pub(\(crate\))? )?mod (\w+);$", line)
         if m and not any(os.path.exists(os.path.join(work, base, m.group(3) + x))
                          for x in (".rs", "/mod.rs")):
             while out and out[-1].lstrip().startswith("#["):
                 out.pop()
+            removed = True
             continue
+        # No double blank line where a withheld block was.
+        if removed and not line.strip() and out and not out[-1].strip():
+            continue
+        removed = False
         out.append(line)
     new = "\n".join(out)
     if open(w).read() != new:
