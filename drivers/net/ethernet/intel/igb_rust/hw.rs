@@ -566,9 +566,11 @@ const AN_SELECTOR_8023: u16 = 0x01;
 /// GBCR: advertise 1000BASE-T full and half duplex.
 const GBCR_1000FULL: u16 = 1 << 9;
 const GBCR_1000HALF: u16 = 1 << 8;
+//@ from ethtool
 /// GBSR: the link partner can do 1000BASE-T full, half duplex.
 pub(crate) const GBSR_LP_1000FULL: u16 = 1 << 11;
 pub(crate) const GBSR_LP_1000HALF: u16 = 1 << 10;
+//@ end
 
 /// What the PHY advertises: ANAR's ability bits (`AN_*`) and 1000BASE-T full duplex (the
 /// MAC does not do 1000 half duplex).
@@ -871,6 +873,7 @@ pub(crate) fn set_completion_timeout(bar: &Bar0<'_>, pdev: &pci::Device<Bound>) 
     bar.write_reg(new);
 }
 
+//@ from ethtool
 /// Registers the self-test writes patterns to and reads back (offset, bits that hold what is
 /// written, count, stride): the queue 0 ring registers, the flow control registers, the
 /// receive addresses 1..15 and the VLAN and multicast tables. All of them are set up again
@@ -888,7 +891,9 @@ const TEST_REGS: [(usize, u32, usize, usize); 11] = [
     (0x5600, 0xffff_ffff, 128, 4), // VFTA
     (0x5200, 0xffff_ffff, 128, 4), // MTA
 ];
+//@ end
 
+//@ from ethtool
 /// The register self-test: every register of [`TEST_REGS`] keeps each of four patterns. The
 /// device must be stopped (no ring in use); the caller resets the MAC afterwards.
 pub(crate) fn test_registers(bar: &Bar0<'_>) -> bool {
@@ -912,3 +917,4 @@ pub(crate) fn test_registers(bar: &Bar0<'_>) -> bool {
     }
     true
 }
+//@ end

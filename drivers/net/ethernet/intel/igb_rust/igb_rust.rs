@@ -9,17 +9,16 @@
 use kernel::{
     device::Core,
     dma::DmaMask,
-    net::{
-        netdev::{self, pci::Interrupts, Config},
-        xdp,
-    },
+    net::netdev::{self, pci::Interrupts, Config},
     pci,
     prelude::*,
     sync::Arc,
 };
 
+use kernel::net::xdp; //@ xdp
+
 mod hw;
-mod hwstats;
+mod hwstats; //@ stats
 mod net;
 mod queue;
 mod regs;
@@ -180,12 +179,10 @@ impl netdev::pci::Driver for IgbDriver {
             );
         }
         let active = netdev::num_online_cpus().clamp(1, nq);
-        // On quad-port cards only the first port can wake the system (as C igb decides).
-        let quad = matches!(pdev.device_id(), 0x10e8 | 0x1526);
-        let wol_capable = !quad || hw::lan_id(&bar) == 0;
         let hw = Arc::new(Hw { bar, pdev, msix }, GFP_KERNEL)?;
         let config = Config {
-            ethtool: Some(kernel::net::ethtool::table::<IgbNet<'bound>>()),
+            //@ until ethtool: ethtool: None,
+            ethtool: Some(kernel::net::ethtool::table::<IgbNet<'bound>>()), //@ ethtool
             mac: perm_addr.0,
             min_mtu: 68,
             max_mtu: MAX_MTU,
@@ -194,7 +191,10 @@ impl netdev::pci::Driver for IgbDriver {
             real_tx_queues: active,
             real_rx_queues: active,
             spread_irqs: true,
-            stats_count: net::stats_count(nq),
+            //@ until stats: stats_count: 0,
+            stats_count: net::stats_count(nq), //@ stats
+            //@ until xdp: xdp: None,
+            //@ from xdp
             xdp: Some(xdp::table::<IgbNet<'bound>>(
                 xdp::Features::BASIC
                     | xdp::Features::REDIRECT
@@ -202,6 +202,7 @@ impl netdev::pci::Driver for IgbDriver {
                     | xdp::Features::NDO_XMIT_SG
                     | xdp::Features::RX_SG,
             )?),
+            //@ end
         };
         let registered = registrar
             .register(
@@ -210,7 +211,7 @@ impl netdev::pci::Driver for IgbDriver {
                 &config,
                 nq + 1,
                 &mut |i| queue::vector_instance(&hw, i),
-                IgbNet::new(hw.clone(), nq as u16, active as u16, perm_addr, wol_capable),
+                IgbNet::new(hw.clone(), nq as u16, active as u16, perm_addr),
             )
             .inspect_err(|e| dev_err!(pdev, "cannot register the interface: {:?}\n", e))?;
         // Ours from now on (`open` sets it again after each MAC reset; remove clears it).
@@ -218,6 +219,7 @@ impl netdev::pci::Driver for IgbDriver {
         Ok(registered)
     }
 
+    //@ from pm
     fn suspend(_pdev: &pci::Device<Core<'_>>, dev: &netdev::Device<IgbNet<'_>>) -> Result {
         // Stopped already, if it was up (which powered the PHY down); if it was down, the
         // PHY is down since `stop` or probe. The wake-up filters `ethtool -s wol` asked for
@@ -247,6 +249,7 @@ impl netdev::pci::Driver for IgbDriver {
         }
         Ok(())
     }
+    //@ end
 
     fn registered(pdev: &pci::Device<Core<'_>>, dev: &netdev::Device<IgbNet<'_>>) {
         let this = dev.data();

@@ -7,18 +7,9 @@ use kernel::{
     io::{register::Array, Io},
     irq::IrqReturn,
     net::{
-        ethtool::{
-            self, Channels, Coalesce, DrvInfo, FlowType, LinkModes, LinkRequest, LinkSettings,
-            Pause, PauseStats, PhysId, RingSizes, Ringparam, StringSet, StringWriter, Tunable, Wol,
-            WolEvent, WolSettings,
-        },
         napi::Napi,
-        netdev::{
-            self, IrqDevice, MacAddress, QueueStatsRx, QueueStatsTx, Rtnl, RxMode, Stats64,
-            TxRequest, XmitQueue,
-        },
-        skb::{SkBuff, TxChecksum, VlanTag},
-        xdp,
+        netdev::{self, IrqDevice, MacAddress, Rtnl, RxMode, TxRequest, XmitQueue},
+        skb::{SkBuff, TxChecksum},
     },
     new_mutex,
     prelude::*,
@@ -29,13 +20,22 @@ use kernel::{
     time::{Delta, Instant, Monotonic},
 };
 
+//@ from ethtool
+use kernel::net::ethtool::{
+    self, Channels, Coalesce, DrvInfo, FlowType, LinkModes, LinkRequest, LinkSettings, Pause,
+    PhysId, RingSizes, Ringparam, Tunable,
+};
+//@ end
+use kernel::net::ethtool::{PauseStats, StringSet, StringWriter}; //@ stats
+use kernel::net::ethtool::{Wol, WolEvent, WolSettings}; //@ pm
+use kernel::net::netdev::{QueueStatsRx, QueueStatsTx, Stats64}; //@ stats
+use kernel::net::{skb::VlanTag, xdp}; //@ xdp
+
+use crate::queue::{RxRing, MAX_RING_SIZE, MIN_RING_SIZE, RING_ALIGN}; //@ ethtool
 use crate::{
     hw::{self, MacAddr},
-    hwstats::HwStats,
-    queue::{
-        self, Hw, IrqOp, Role, RxRing, TxQueueData, VectorData, DEFAULT_RING_SIZE, MAX_RING_SIZE,
-        MIN_RING_SIZE, RING_ALIGN, RX_BUF_LEN,
-    },
+    hwstats::HwStats, //@ stats
+    queue::{self, Hw, IrqOp, Role, TxQueueData, VectorData, DEFAULT_RING_SIZE, RX_BUF_LEN},
     regs,
 };
 
@@ -54,6 +54,7 @@ const ETH_P_8021Q: u32 = 0x8100;
 /// copying frames of 64..256 bytes cost 8-9% more instructions per packet than building the
 /// skb around the page (a slab allocation and free more), at the same packet rate.
 pub(crate) const DEFAULT_COPYBREAK: u32 = 0;
+//@ from stats
 /// Counters `ethtool -S` shows per queue pair.
 const QUEUE_STATS: [&str; 20] = [
     "rx_packets",
@@ -77,16 +78,20 @@ const QUEUE_STATS: [&str; 20] = [
     "tx_xdp_errors",
     "rx_dim_updates",
 ];
+//@ end
 
+//@ from xdp
 /// Largest MTU with an XDP program attached that does not handle frames of several buffers:
 /// a frame must fit one receive buffer.
 pub(crate) const XDP_MAX_MTU: u32 = RX_BUF_LEN - FRAME_OVERHEAD;
+//@ end
 
 /// How often the watchdog ([`netdev::Operations::service`]) runs while the interface is up.
 const WATCHDOG_PERIOD: Delta = Delta::from_millis(2000);
 /// After `n` resets in a row failed, the watchdog tries again `2^(n-1)` periods later, at most
 /// this many (64 s): a device that never comes back does not hold RTNL every period.
 const RESET_BACKOFF_MAX: u32 = 32;
+//@ from stats
 /// Device-wide counters `ethtool -S` shows after the queues'.
 const DEVICE_STATS: [&str; 6] = [
     "tx_timeout_count",
@@ -96,6 +101,7 @@ const DEVICE_STATS: [&str; 6] = [
     "tx_dma_out_of_sync",
     "rx_queue_drops",
 ];
+//@ end
 
 /// Interrupt throttling of the queue vectors: EITR as the C driver starts it (about 6k
 /// interrupts/s on hardware; QEMU's model waits 663 us). Measured with `make bench`: fewer
@@ -103,8 +109,10 @@ const DEVICE_STATS: [&str; 6] = [
 const DEFAULT_EITR: u32 = 648;
 /// [`DEFAULT_EITR`] as `ethtool -c` shows it: the interval field counts whole microseconds.
 const DEFAULT_ITR_USECS: u32 = DEFAULT_EITR >> 2;
+//@ from ethtool
 /// Largest `rx-usecs`/`tx-usecs`: the 13-bit interval field of EITR.
 const MAX_ITR_USECS: u32 = (1 << 13) - 1;
+//@ end
 
 /// Entries of the RSS redirection table (RETA).
 const RSS_INDIR_LEN: usize = 128;
@@ -122,9 +130,11 @@ const HASH_UDP6: u32 = 1 << 3;
 /// Addresses and TCP ports. UDP ports stay out by default: the fragments of one datagram
 /// carry no ports and would land on another queue than its first part, reordering it.
 const DEFAULT_L4_HASH: u32 = HASH_TCP4 | HASH_TCP6;
+//@ from ethtool
 /// `rx-flow-hash` fields: the addresses alone, or with the ports.
 const FIELDS_SD: u32 = ethtool::RXH_IP_SRC | ethtool::RXH_IP_DST;
 const FIELDS_SDFN: u32 = FIELDS_SD | ethtool::RXH_L4_B_0_1 | ethtool::RXH_L4_B_2_3;
+//@ end
 
 /// Pause frames honoured (`ethtool -A rx`).
 const PAUSE_RX: u32 = 1 << 0;
@@ -134,6 +144,7 @@ const PAUSE_TX: u32 = 1 << 1;
 /// [`PAUSE_TX`] (`ethtool -A autoneg on`).
 const PAUSE_AUTONEG: u32 = 1 << 2;
 
+//@ from ethtool
 /// The link modes the copper PHY and the MAC can do, in the order of their `AN_*` bits
 /// (`hw::Advert`), with their ethtool link modes.
 const LINK_MODES: [(u16, u32); 4] = [
@@ -142,6 +153,8 @@ const LINK_MODES: [(u16, u32); 4] = [
     (hw::AN_100HALF, ethtool::LINK_MODE_100BASET_HALF),
     (hw::AN_100FULL, ethtool::LINK_MODE_100BASET_FULL),
 ];
+//@ end
+//@ from ethtool
 /// What `ethtool DEV` lists as supported: the speed and duplex modes, 1000 Mb/s full duplex
 /// included, autonegotiation, twisted pair and pause.
 const SUPPORTED_MODES: LinkModes = LinkModes::EMPTY
@@ -154,6 +167,7 @@ const SUPPORTED_MODES: LinkModes = LinkModes::EMPTY
     .with(ethtool::LINK_MODE_TP)
     .with(ethtool::LINK_MODE_PAUSE)
     .with(ethtool::LINK_MODE_ASYM_PAUSE);
+//@ end
 /// `IgbNet::advertise`: 1000 Mb/s full duplex.
 const ADVERTISE_1000FULL: u32 = 1 << 16;
 /// `IgbNet::advertise` at probe: every mode.
@@ -196,6 +210,7 @@ impl Rss {
     }
 }
 
+//@ from ethtool
 /// Registers in the `ethtool -d` dump (layout version 1), none of them cleared by a read: the
 /// general and interrupt registers, the receive and transmit setup, then for queues 0..7 the
 /// receive ring registers (RDBAL, RDBAH, RDLEN, SRRCTL, RDH, RDT, RXDCTL) and the transmit ring
@@ -252,6 +267,7 @@ const fn reg_dump() -> [u32; REG_DUMP_LEN] {
     }
     out
 }
+//@ end
 
 /// The driver's private data of its net_device.
 #[pin_data(PinnedDrop)]
@@ -268,14 +284,18 @@ pub(crate) struct IgbNet<'bound> {
     pub(crate) perm_addr: MacAddr,
     /// Received frames up to this length are copied into a fresh skb (`rx-copybreak`).
     pub(crate) copybreak: Atomic<u32>,
+    //@ from xdp
     /// The XDP program every RX queue runs (`ip link set dev X xdp ...`).
     pub(crate) xdp_prog: xdp::ProgSlot,
+    //@ end
     /// Descriptors of every RX ring and of every TX ring (`ethtool -G`); changed under RTNL.
     rx_ring_size: Atomic<u32>,
     tx_ring_size: Atomic<u32>,
+    //@ from stats
     /// The MAC's statistics registers, added up.
     #[pin]
     pub(crate) hw_stats: HwStats,
+    //@ end
     /// Set when the stack reported a TX timeout; the watchdog resets the device.
     reset_requested: Atomic<u32>,
     /// Resets in a row that failed, and when the next may be tried (nanoseconds after
@@ -297,13 +317,19 @@ pub(crate) struct IgbNet<'bound> {
     device_resets: Atomic<u64>,
     /// DMA out-of-sync events the hardware reported (ICR.DOUTSYNC).
     dma_out_of_sync: Atomic<u64>,
+    //@ from pm
     /// What wakes the system while it sleeps (`ethtool -s wol`), as WUFC bits; changed under
     /// RTNL.
     wol: Atomic<u32>,
+    //@ end
+    //@ from pm
     /// Whether this port can wake the system at all: on quad-port cards only the first can.
     wol_capable: bool,
+    //@ end
+    //@ from ethtool
     /// LEDCTL as it was before `ethtool -p` took the LEDs over.
     led_saved: Atomic<u32>,
+    //@ end
     /// Interrupt throttling of the queue vectors, in microseconds (`rx-usecs`).
     pub(crate) itr_usecs: Atomic<u32>,
     /// Bumped after every write of the fixed interval to the vectors: polls moderating
@@ -340,6 +366,7 @@ enum Teardown {
     Rings,
 }
 
+//@ from pm
 /// WUFC: wake on a link change, a magic packet, a frame to the port's address, any multicast,
 /// any broadcast frame.
 const WUFC_LNKC: u32 = 1 << 0;
@@ -355,10 +382,13 @@ const WOL_EVENTS: [(WolEvent, u32); 5] = [
     (WolEvent::Multicast, WUFC_MC),
     (WolEvent::Broadcast, WUFC_BC),
 ];
+//@ end
 
+//@ from ethtool
 /// LEDCTL with every LED forced on, or off (mode 0xe, 0xf), for `ethtool -p`.
 const LEDCTL_ALL_ON: u32 = 0x0e0e_0e0e;
 const LEDCTL_ALL_OFF: u32 = 0x0f0f_0f0f;
+//@ end
 
 /// Words of the VLAN filter table: 4096 bits.
 const VFTA_WORDS: usize = 128;
@@ -413,19 +443,23 @@ impl<'bound> IgbNet<'bound> {
         nq: u16,
         active: u16,
         perm_addr: MacAddr,
-        wol_capable: bool,
     ) -> impl PinInit<Self, Error> + 'bound {
         let rss = Rss::new(active);
+        //@ from pm
+        // On quad-port cards only the first port can wake the system (as C igb decides).
+        let quad = matches!(hw.pdev.device_id(), 0x10e8 | 0x1526);
+        let wol_capable = !quad || hw::lan_id(&hw.bar) == 0;
+        //@ end
         try_pin_init!(IgbNet {
             hw,
             nq,
             active: Atomic::new(u32::from(active)),
             perm_addr,
             copybreak: Atomic::new(DEFAULT_COPYBREAK),
-            xdp_prog: xdp::ProgSlot::new(),
+            xdp_prog: xdp::ProgSlot::new(), //@ xdp
             rx_ring_size: Atomic::new(DEFAULT_RING_SIZE),
             tx_ring_size: Atomic::new(DEFAULT_RING_SIZE),
-            hw_stats <- HwStats::new(),
+            hw_stats <- HwStats::new(), //@ stats
             reset_requested: Atomic::new(0),
             reset_failures: Atomic::new(0),
             reset_not_before: Atomic::new(0),
@@ -436,9 +470,9 @@ impl<'bound> IgbNet<'bound> {
             resets: Atomic::new(0),
             device_resets: Atomic::new(0),
             dma_out_of_sync: Atomic::new(0),
-            wol: Atomic::new(0),
-            wol_capable,
-            led_saved: Atomic::new(0),
+            wol: Atomic::new(0), //@ pm
+            wol_capable, //@ pm
+            led_saved: Atomic::new(0), //@ ethtool
             itr_usecs: Atomic::new(DEFAULT_ITR_USECS),
             itr_gen: Atomic::new(0),
             adaptive_rx: Atomic::new(false),
@@ -496,6 +530,7 @@ impl<'bound> IgbNet<'bound> {
         dev.kick_service();
     }
 
+    //@ from pm
     /// Before the system sleeps or powers off, with the interface stopped: arms the wake-up
     /// filters `ethtool -s wol` asked for (the MAC receives again, with the port's address and
     /// the PHY up, the rings stay off) or, with none, clears WUC and WUFC, which firmware or
@@ -532,7 +567,9 @@ impl<'bound> IgbNet<'bound> {
         bar.write_reg(regs::WUC::zeroed().with_pme_en(true));
         bar.write_reg(regs::WUFC::zeroed().with_bits(wufc));
     }
+    //@ end
 
+    //@ from pm
     /// After a wake-up: the wake-up filters are off and what woke the system is acknowledged
     /// (WUS is written back, its bits are cleared by a write of 1).
     pub(crate) fn disarm_wake(&self) {
@@ -544,7 +581,9 @@ impl<'bound> IgbNet<'bound> {
             bar.write_reg(wus);
         }
     }
+    //@ end
 
+    //@ from ethtool
     /// The offline self-tests (`ethtool -t offline`): registers, NVM, interrupt, as 0 for
     /// passed. The interface, if up, is stopped for them (queues, DMA, MAC) and opened again
     /// afterwards, detached meanwhile; the MAC is reset after them, whatever they wrote.
@@ -564,7 +603,7 @@ impl<'bound> IgbNet<'bound> {
         } else {
             0
         };
-        self.hw_stats.freeze(bar);
+        self.hw_stats.freeze(bar); //@ stats
         if hw::reset(bar, self.hw.pdev).is_err() {
             // Not known to be stopped: `bring_up` resets it again before it gets DMA back.
             let _ = hw::dma_off(self.hw.pdev);
@@ -575,7 +614,9 @@ impl<'bound> IgbNet<'bound> {
         }
         [regs, nvm, irq]
     }
+    //@ end
 
+    //@ from ethtool
     /// Fires vector 0 with its interrupt unmasked, then masked: it must arrive once, not
     /// twice. The interface's lines are requested; its instances are disabled (torn down).
     fn test_interrupt(&self, dev: &netdev::Device<Self>) -> bool {
@@ -611,13 +652,16 @@ impl<'bound> IgbNet<'bound> {
         hw::disable_interrupts(bar);
         arrived && quiet
     }
+    //@ end
 
+    //@ from ethtool
     /// Restarts autonegotiation with what [`IgbNet::advert`] says now. The link goes down and
     /// comes back, reported by the link status interrupt; flow control is settled again then.
     fn renegotiate(&self, dev: &netdev::Device<Self>) -> Result {
         dev.carrier_off();
         self.start_link()
     }
+    //@ end
 
     /// Starts link negotiation with what [`IgbNet::advert`] says now.
     fn start_link(&self) -> Result {
@@ -933,6 +977,7 @@ impl<'bound> IgbNet<'bound> {
         self.nq > 1 && self.pause.load(Relaxed) & PAUSE_RX == 0
     }
 
+    //@ from ethtool
     /// Writes [`IgbNet::drop_en`] to every RX queue, e.g. after `ethtool -A`.
     fn apply_drop_en(&self) -> Result {
         let drop = self.drop_en();
@@ -943,6 +988,7 @@ impl<'bound> IgbNet<'bound> {
         }
         Ok(())
     }
+    //@ end
 
     fn configure_rx_ring(&self, q: u16, base: u64, size: u32) -> Result {
         let bar = &self.hw.bar;
@@ -1024,7 +1070,7 @@ impl<'bound> IgbNet<'bound> {
         }
         // The reset stops whatever is left before the buffers are given back (a queue that
         // did not stop too); it also clears the statistics registers, so collect them first.
-        self.hw_stats.freeze(bar);
+        self.hw_stats.freeze(bar); //@ stats
         r = hw::reset(bar, self.hw.pdev);
         if r.is_err() {
             // Nothing confirmed that the device stopped: it may still write to the buffers
@@ -1055,7 +1101,7 @@ impl<'bound> IgbNet<'bound> {
         // fetched still point at pages given back since).
         if !hw::dma_is_on(self.hw.pdev) {
             // The reset clears the statistics registers (idempotent after a stop's freeze).
-            self.hw_stats.freeze(bar);
+            self.hw_stats.freeze(bar); //@ stats
             hw::reset(bar, self.hw.pdev).inspect_err(|_| {
                 dev_err!(
                     self.hw.pdev,
@@ -1089,7 +1135,7 @@ impl<'bound> IgbNet<'bound> {
         // `stop` resets the MAC, which reloads receive address 0 from the NVM.
         hw::set_rar0(bar, &MacAddr(dev.dev_addr()))?;
         hw::set_driver_loaded(bar, true);
-        self.hw_stats.thaw();
+        self.hw_stats.thaw(); //@ stats
         self.configure_interrupts(dev)?;
         // Read-modify-write: the other bits keep their reset values.
         let tctl = bar.read(regs::TCTL);
@@ -1226,6 +1272,7 @@ impl<'bound> IgbNet<'bound> {
         Ok(())
     }
 
+    //@ from ethtool
     /// Brings a device detached and torn down for a reconfiguration (`fresh`: with a MAC
     /// reset) back up and attaches it. If that fails, the rings stay down and the watchdog
     /// retries as after a failed reset.
@@ -1242,6 +1289,7 @@ impl<'bound> IgbNet<'bound> {
         dev.attach(rtnl);
         r
     }
+    //@ end
 
     /// Checks the device once per [`WATCHDOG_PERIOD`] and recovers it when needed; also runs
     /// early on a link change or a TX timeout.
@@ -1318,8 +1366,10 @@ impl<'bound> IgbNet<'bound> {
         if !periodic {
             return;
         }
+        //@ from stats
         // Collect the counters before they can wrap.
         let _ = self.hw_stats.update(&self.hw.bar);
+        //@ end
         // Fire every queue vector: a lost interrupt, or an RX ring that refills could not
         // fill, gets its poll.
         let queues = queue_vectors(dev).fold(0, |m, (_, v)| m | v.eims);
@@ -1432,6 +1482,7 @@ impl<'bound> netdev::Operations for IgbNet<'bound> {
         }
     }
 
+    //@ from stats
     fn get_stats64(dev: &netdev::Device<Self>, stats: &mut Stats64) {
         for (_, d) in queue_vectors(dev) {
             let s = &d.stats;
@@ -1446,6 +1497,7 @@ impl<'bound> netdev::Operations for IgbNet<'bound> {
         let this = dev.data();
         this.hw_stats.fill(&this.hw.bar, stats);
     }
+    //@ end
 
     fn set_rx_mode(dev: &netdev::Device<Self>, mode: &RxMode<'_>) {
         let bar = &dev.data().hw.bar;
@@ -1471,8 +1523,12 @@ impl<'bound> netdev::Operations for IgbNet<'bound> {
         hw::set_rar0(&dev.data().hw.bar, &MacAddr(*addr))
     }
 
+    //@ until xdp: fn change_mtu(dev: &netdev::Device<Self>, _rtnl: &mut Rtnl, new_mtu: u32) -> Result {
+    //@ from xdp
     fn change_mtu(dev: &netdev::Device<Self>, rtnl: &mut Rtnl, new_mtu: u32) -> Result {
+        //@ end
         let this = dev.data();
+        //@ from xdp
         if new_mtu > XDP_MAX_MTU && this.xdp_prog.has_frags(rtnl) == Some(false) {
             dev_err!(
                 this.hw.pdev,
@@ -1483,6 +1539,7 @@ impl<'bound> netdev::Operations for IgbNet<'bound> {
             );
             return Err(EINVAL);
         }
+        //@ end
         // Frames larger than one buffer use several descriptors, so no ring rebuild is
         // needed: only the hardware's frame limit changes.
         this.set_max_frame(new_mtu)
@@ -1540,6 +1597,7 @@ impl<'bound> netdev::Operations for IgbNet<'bound> {
         }
     }
 
+    //@ from stats
     fn queue_stats_rx(dev: &netdev::Device<Self>, index: u32, stats: &mut QueueStatsRx) {
         if let Some(v) = dev.napi(index as usize + 1) {
             let s = &v.data().stats;
@@ -1553,7 +1611,9 @@ impl<'bound> netdev::Operations for IgbNet<'bound> {
             }
         }
     }
+    //@ end
 
+    //@ from stats
     fn queue_stats_tx(dev: &netdev::Device<Self>, index: u32, stats: &mut QueueStatsTx) {
         if let Some(v) = dev.napi(index as usize + 1) {
             let s = &v.data().stats;
@@ -1562,7 +1622,9 @@ impl<'bound> netdev::Operations for IgbNet<'bound> {
             stats.set_hw_gso_packets(s.tx_tso_packets.load(Relaxed));
         }
     }
+    //@ end
 
+    //@ from stats
     fn base_stats(dev: &netdev::Device<Self>, rx: &mut QueueStatsRx, tx: &mut QueueStatsTx) {
         // What the queues `ethtool -L` took out of use counted (all of it, as every queue
         // keeps its counters from probe to removal).
@@ -1591,6 +1653,7 @@ impl<'bound> netdev::Operations for IgbNet<'bound> {
         tx.set_bytes(tb);
         tx.set_hw_gso_packets(tg);
     }
+    //@ end
 }
 
 #[pinned_drop]
@@ -1607,6 +1670,7 @@ impl PinnedDrop for IgbNet<'_> {
     }
 }
 
+//@ from xdp
 #[vtable]
 impl<'bound> xdp::Operations for IgbNet<'bound> {
     fn setup(
@@ -1647,7 +1711,9 @@ impl<'bound> xdp::Operations for IgbNet<'bound> {
         v.xdp_xmit(dev, q as u16, frames, flush)
     }
 }
+//@ end
 
+//@ from ethtool
 #[vtable]
 impl<'bound> ethtool::Operations for IgbNet<'bound> {
     fn get_drvinfo(dev: &netdev::Device<Self>, info: &mut DrvInfo<'_>) {
@@ -2058,12 +2124,14 @@ impl<'bound> ethtool::Operations for IgbNet<'bound> {
         Ok(())
     }
 
+    //@ from stats
     fn get_pause_stats(dev: &netdev::Device<Self>, stats: &mut PauseStats) {
         let this = dev.data();
         let (rx, tx) = this.hw_stats.pause_frames(&this.hw.bar);
         stats.set_rx_frames(rx);
         stats.set_tx_frames(tx);
     }
+    //@ end
 
     const RSS_INDIR_SIZE: u32 = RSS_INDIR_LEN as u32;
     const RSS_KEY_SIZE: u32 = RSS_KEY_LEN as u32;
@@ -2167,6 +2235,7 @@ impl<'bound> ethtool::Operations for IgbNet<'bound> {
         Ok(())
     }
 
+    //@ from pm
     fn get_wol(dev: &netdev::Device<Self>) -> WolSettings {
         let this = dev.data();
         let wufc = this.wol.load(Relaxed);
@@ -2181,7 +2250,9 @@ impl<'bound> ethtool::Operations for IgbNet<'bound> {
         }
         s
     }
+    //@ end
 
+    //@ from pm
     fn set_wol(dev: &netdev::Device<Self>, wol: Wol) -> Result {
         let wufc = WOL_EVENTS
             .iter()
@@ -2191,6 +2262,7 @@ impl<'bound> ethtool::Operations for IgbNet<'bound> {
         dev.data().wol.store(wufc, Relaxed);
         Ok(())
     }
+    //@ end
 
     fn nway_reset(dev: &netdev::Device<Self>) -> Result {
         // A stopped interface negotiates when it is opened.
@@ -2269,6 +2341,7 @@ impl<'bound> ethtool::Operations for IgbNet<'bound> {
         out.iter().all(|&v| v == 0)
     }
 
+    //@ from stats
     fn get_strings(dev: &netdev::Device<Self>, set: StringSet, out: &mut StringWriter<'_>) {
         if set != StringSet::Stats {
             return;
@@ -2287,7 +2360,9 @@ impl<'bound> ethtool::Operations for IgbNet<'bound> {
         }
         pp_stats::write_names(out);
     }
+    //@ end
 
+    //@ from stats
     fn get_ethtool_stats(dev: &netdev::Device<Self>, data: &mut [u64]) {
         let mut pp = pp_stats::Sum::default();
         let mut it = data.iter_mut();
@@ -2342,13 +2417,18 @@ impl<'bound> ethtool::Operations for IgbNet<'bound> {
         }
         pp.write_values(it.into_slice());
     }
+    //@ end
 }
+//@ end
 
+//@ from stats
 /// Number of `ethtool -S` counters of a device with `nq` queue pairs.
 pub(crate) fn stats_count(nq: u32) -> u32 {
     nq * QUEUE_STATS.len() as u32 + DEVICE_STATS.len() as u32 + HwStats::COUNT + pp_stats::count()
 }
+//@ end
 
+//@ from stats
 /// The page pool counters of `ethtool -S`, when the kernel keeps them
 /// (`CONFIG_PAGE_POOL_STATS`); nothing otherwise.
 #[cfg(CONFIG_PAGE_POOL_STATS)]
@@ -2399,3 +2479,4 @@ mod pp_stats {
         pub(super) fn write_values(&self, _out: &mut [u64]) {}
     }
 }
+//@ end

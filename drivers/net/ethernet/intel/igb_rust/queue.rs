@@ -21,7 +21,7 @@ use kernel::{
         page_pool::{Page, PagePool, Params, ParkedPage},
         skb::{HashType, RxChecksum, SkBuff, Tso, TxChecksum, VlanProto, VlanTag, L4, MAX_FRAGS},
         tx::{MapSlot, TxBuf, MAX_SEGMENTS},
-        xdp::{self, DropReason, Frame},
+        xdp,
     },
     prelude::*,
     sync::{
@@ -31,12 +31,15 @@ use kernel::{
     },
 };
 
+use kernel::net::xdp::{DropReason, Frame}; //@ xdp
+
 use crate::{
     hw::{Bar0, TailReg},
     net::{throttle, FRAME_OVERHEAD, MAX_MTU},
     regs, IgbNet,
 };
 
+//@ from xdp
 /// The RSS hash of a received frame for an XDP program (`bpf_xdp_metadata_rx_hash()`), from
 /// its descriptor's write-back words ([`rx_meta`]): the low word's type field says what the
 /// device hashed, its upper half is the hash.
@@ -58,7 +61,9 @@ pub(crate) fn xdp_rx_hash(meta: &xdp::RxMeta) -> Result<(u32, xdp::RssHashType)>
     };
     Ok(((lo >> 32) as u32, covers))
 }
+//@ end
 
+//@ from xdp
 /// The 802.1Q tag the device took off a received frame for an XDP program
 /// (`bpf_xdp_metadata_rx_vlan_tag()`), as for [`xdp_rx_hash`].
 pub(crate) fn xdp_rx_vlan_tag(meta: &xdp::RxMeta) -> Result<VlanTag> {
@@ -71,23 +76,30 @@ pub(crate) fn xdp_rx_vlan_tag(meta: &xdp::RxMeta) -> Result<VlanTag> {
         tci: (hi >> 48) as u16,
     })
 }
+//@ end
 
+//@ from xdp
 /// What an XDP program's metadata kfuncs decode of a frame: the write-back words of the
 /// descriptor that holds its status (its last).
 #[inline(always)]
 fn rx_meta(lo: u64, hi: u64) -> xdp::RxMeta {
     xdp::RxMeta([lo, hi])
 }
+//@ end
 
 /// Descriptors per ring until `ethtool -G` changes it.
 pub(crate) const DEFAULT_RING_SIZE: u32 = 256;
+//@ from ethtool
 /// Smallest ring `ethtool -G` accepts: room for two of the largest TX frames and more than the
 /// wake threshold.
 pub(crate) const MIN_RING_SIZE: u32 = 64;
+//@ end
 /// Largest ring (the 82576's limit).
 pub(crate) const MAX_RING_SIZE: u32 = 4096;
+//@ from ethtool
 /// Ring sizes are multiples of this: RDLEN/TDLEN count 128-byte units.
 pub(crate) const RING_ALIGN: u32 = 8;
+//@ end
 // A frame's last descriptor is kept as a `u16` (`TxSlot::last`), and RDLEN/TDLEN have 20 bits.
 const _: () = assert!(MAX_RING_SIZE <= u16::MAX as u32 + 1 && MAX_RING_SIZE * 16 < 1 << 20);
 /// Pages a queue's page pool keeps for recycling (the size of its ring of returned pages).
@@ -106,6 +118,7 @@ fn ring_next(i: u32, size: u32) -> u32 {
     }
 }
 
+//@ from xdp
 /// The descriptor before `i` in a ring of `size`.
 #[inline(always)]
 fn ring_prev(i: u32, size: u32) -> u32 {
@@ -115,7 +128,9 @@ fn ring_prev(i: u32, size: u32) -> u32 {
         i - 1
     }
 }
+//@ end
 
+//@ from xdp
 /// Where the rest of a frame whose first buffer is written stands.
 enum FrameRest {
     /// Its other buffers (this many, fewer than `RX_MAX_BUFS`) are written, through the last.
@@ -125,6 +140,7 @@ enum FrameRest {
     /// It spans more buffers than a frame of the largest MTU.
     TooLong,
 }
+//@ end
 
 /// Free descriptors of a ring of `size` between `next_to_use` and `next_to_clean`; one always
 /// stays empty so that head == tail means "empty".
@@ -152,9 +168,11 @@ const _: () = assert!(RX_MAX_BUFS - 1 <= MAX_FRAGS);
 /// Headroom left in front of received frames: what XDP programs may grow into, which is
 /// also room enough for the stack's headers.
 pub(crate) const RX_HEADROOM: u32 = xdp::PACKET_HEADROOM;
+//@ from xdp
 /// Shortest frame the device is given: QEMU's model ignores TCTL.PSP, so shorter ones are
 /// padded in software (skbs) or dropped (XDP frames, which cannot grow).
 const TX_MIN_LEN: u32 = 17;
+//@ end
 /// Refill the RX ring once this many descriptors are free.
 const RX_REFILL_BATCH: u32 = 16;
 /// Most buffers (descriptors) of one TX frame: the linear data and every fragment an skb can
@@ -316,6 +334,7 @@ pub(crate) struct QueueStats {
     pub(crate) tx_linearized: Atomic<u64>,
     /// TCP frames the device cut into segments (TSO).
     pub(crate) tx_tso_packets: Atomic<u64>,
+    //@ from xdp
     /// Frames XDP dropped (`XDP_DROP`).
     pub(crate) xdp_drop: Atomic<u64>,
     /// Frames XDP sent back out (`XDP_TX`), queued on the TX ring.
@@ -329,6 +348,7 @@ pub(crate) struct QueueStats {
     pub(crate) xdp_xmit: Atomic<u64>,
     /// XDP frames that found no room on the TX ring, or could not be mapped.
     pub(crate) xdp_tx_errors: Atomic<u64>,
+    //@ end
     /// Intervals adaptive moderation (DIM) decided on and wrote to the vector.
     pub(crate) dim_updates: Atomic<u64>,
 }
@@ -349,12 +369,14 @@ impl QueueStats {
             tx_sg_packets: Atomic::new(0),
             tx_linearized: Atomic::new(0),
             tx_tso_packets: Atomic::new(0),
+            //@ from xdp
             xdp_drop: Atomic::new(0),
             xdp_tx: Atomic::new(0),
             xdp_redirect: Atomic::new(0),
             xdp_aborted: Atomic::new(0),
             xdp_xmit: Atomic::new(0),
             xdp_tx_errors: Atomic::new(0),
+            //@ end
             dim_updates: Atomic::new(0),
         }
     }
@@ -511,6 +533,7 @@ pub(crate) struct TxQueueData<'bound> {
     pub(crate) live: bool,
 }
 
+//@ from xdp
 /// Why a ring refused an XDP frame.
 enum Refused {
     /// The device does not read the ring.
@@ -520,6 +543,7 @@ enum Refused {
     /// Not a frame the device can send (too short or too long): dropped.
     Dropped,
 }
+//@ end
 
 /// What a TX descriptor slot holds. A frame lives in the slot of its first descriptor
 /// (context or data) from `xmit` until the device reports its last descriptor done; the
@@ -580,6 +604,7 @@ impl<'bound> TxQueueData<'bound> {
         }
     }
 
+    //@ from xdp
     /// Queues an XDP frame, one data descriptor per buffer; the caller rings the doorbell.
     /// The frame comes back if the device does not read the ring, the ring lacks the
     /// descriptors or the mapping fails; it is dropped if it is too short or too long.
@@ -644,6 +669,7 @@ impl<'bound> TxQueueData<'bound> {
         }
         Ok(())
     }
+    //@ end
 }
 
 /// The RX ring of a queue vector: owned by its NAPI poll.
@@ -676,6 +702,7 @@ pub(crate) struct RxRing {
 }
 
 impl RxRing {
+    //@ from xdp
     /// How many more descriptors after `i`, the written first one of a frame, hold the rest
     /// of that frame, if the device has written them all.
     fn frame_rest(&self, i: usize) -> FrameRest {
@@ -695,6 +722,7 @@ impl RxRing {
         }
         FrameRest::TooLong
     }
+    //@ end
     /// A ring of `size` descriptors for RX queue `queue`.
     pub(crate) fn new(hw: &Hw<'_>, queue: u16, size: u32) -> Result<Self> {
         let desc = DescRing::new(hw, size)?;
@@ -845,6 +873,7 @@ struct RxOffloads {
     queue: Option<u16>,
 }
 
+//@ from xdp
 /// What XDP did with the frames of one poll, counted as the poll goes.
 #[derive(Default)]
 struct XdpCounts {
@@ -854,7 +883,9 @@ struct XdpCounts {
     /// Frames were queued for `XDP_TX`: the TX doorbell is rung at the end of the poll.
     tx: bool,
 }
+//@ end
 
+//@ from xdp
 /// What the RX loop does with the verdict on one frame: a frame the program passed is built
 /// into an skb and goes up the stack (out of line); any other is counted as received
 /// (whatever became of it) and its page reposted in the ring, sent back out, or left to the
@@ -874,7 +905,9 @@ struct XdpOutcome<'a, 'b, 'c, 'n, 'd> {
     totals: &'a mut RxTotals,
     counts: &'a mut XdpCounts,
 }
+//@ end
 
+//@ from xdp
 impl XdpOutcome<'_, '_, '_, '_, '_> {
     #[inline(always)]
     fn received(&mut self) {
@@ -883,7 +916,9 @@ impl XdpOutcome<'_, '_, '_, '_, '_> {
         self.totals.done = self.totals.done.wrapping_add(1);
     }
 }
+//@ end
 
+//@ from xdp
 impl<'p> xdp::OnVerdict<'p> for XdpOutcome<'_, '_, '_, '_, '_> {
     type Output = ();
 
@@ -931,6 +966,7 @@ impl<'p> xdp::OnVerdict<'p> for XdpOutcome<'_, '_, '_, '_, '_> {
         }
     }
 }
+//@ end
 
 /// Poll routine of a vector.
 impl<'bound> Poll for VectorData<'bound> {
@@ -967,9 +1003,11 @@ impl<'bound> Poll for VectorData<'bound> {
                         state: Some(ring),
                         ctx: rx_ctx,
                         pool: Some(pool),
-                        xdp,
+                        //@ until xdp: ..
+                        xdp, //@ xdp
                     }) => {
-                        let done = self.clean_rx(ring, pool, xdp, dev, &rx_ctx);
+                        //@ until xdp: let done = self.clean_rx(ring, pool, dev, &rx_ctx);
+                        let done = self.clean_rx(ring, pool, xdp, dev, &rx_ctx); //@ xdp
                         if done < rx_ctx.budget() {
                             self.moderate(ring, dev, q);
                         }
@@ -1047,6 +1085,7 @@ impl<'bound> VectorData<'bound> {
         }? Error))
     }
 
+    //@ from xdp
     /// Queues a frame XDP sent back out (`XDP_TX`) on TX queue `q`, this vector's; the doorbell
     /// is rung by [`VectorData::kick_tx`] at the end of the poll.
     fn xdp_tx(
@@ -1067,7 +1106,9 @@ impl<'bound> VectorData<'bound> {
             self.stats.xdp_tx_errors.add(1, Relaxed);
         }
     }
+    //@ end
 
+    //@ from xdp
     /// Tells the device about the descriptors `XDP_TX` queued on TX queue `q` in this poll.
     fn kick_tx(&self, dev: &netdev::Device<IgbNet<'_>>, q: u16, ctx: &NapiContext<'_>) {
         let Some(g) = dev.lock_tx(u32::from(q), ctx) else {
@@ -1078,7 +1119,9 @@ impl<'bound> VectorData<'bound> {
         g.trans_update();
         g.ring_doorbell(&self.hw.bar, q);
     }
+    //@ end
 
+    //@ from xdp
     /// Queues frames redirected to the device (`ndo_xdp_xmit`) on TX queue `q`, this vector's.
     /// Softirq context. A frame the device cannot send is dropped, the first one the ring has
     /// no room for goes back to the core with the rest.
@@ -1127,6 +1170,7 @@ impl<'bound> VectorData<'bound> {
         }
         Ok(())
     }
+    //@ end
 
     /// Masks the vector's interrupt.
     fn mask(&self) {
@@ -1290,34 +1334,45 @@ impl<'bound> VectorData<'bound> {
         &self,
         rx: &mut RxRing,
         pool: &PagePool<'_>,
-        rxq: Option<&xdp::RxQueue>,
+        rxq: Option<&xdp::RxQueue>, //@ xdp
         dev: &netdev::Device<IgbNet<'_>>,
         ctx: &RxContext<'_, '_>,
     ) -> u32 {
+        //@ from xdp
         // The program attached now runs on every frame of this poll. The loop is compiled
         // twice, with and without a program, so that neither carries the other's live state.
         match (rxq, dev.data().xdp_prog.get(ctx)) {
             (Some(q), Some(p)) => self.clean_rx_frames::<true>(rx, pool, Some((q, p)), dev, ctx),
             _ => self.clean_rx_frames::<false>(rx, pool, None, dev, ctx),
         }
+        //@ end
+        //@ until xdp: self.clean_rx_frames(rx, pool, dev, ctx)
     }
 
+    //@ until xdp: /// The receive loop of [`Self::clean_rx`].
+    //@ from xdp
     /// The receive loop of [`Self::clean_rx`]; `XDP` tells whether `xdp` holds a program.
+    //@ end
     #[inline(never)]
+    //@ until xdp: fn clean_rx_frames(
+    //@ from xdp
     fn clean_rx_frames<const XDP: bool>(
+        //@ end
         &self,
         rx: &mut RxRing,
         pool: &PagePool<'_>,
-        xdp: Option<(&xdp::RxQueue, xdp::ProgRef<'_>)>,
+        xdp: Option<(&xdp::RxQueue, xdp::ProgRef<'_>)>, //@ xdp
         dev: &netdev::Device<IgbNet<'_>>,
         ctx: &RxContext<'_, '_>,
     ) -> u32 {
+        //@ from xdp
         // What is the same for every frame of the poll is set up once.
         let mut xdp = if XDP {
             xdp.map(|(rxq, prog)| rxq.runner(prog))
         } else {
             None
         };
+        //@ end
         let budget = ctx.budget();
         let copybreak = dev.data().copybreak.load(Relaxed);
         // `ethtool -K rx off` / `rxhash off` apply from the next poll on.
@@ -1330,7 +1385,7 @@ impl<'bound> VectorData<'bound> {
         };
         let mut t = RxTotals::default();
         let mut cleaned = 0u32;
-        let mut xc = XdpCounts::default();
+        let mut xc = XdpCounts::default(); //@ xdp
         while t.done < budget {
             if cleaned >= RX_REFILL_BATCH {
                 let failed = rx.refill(pool, &self.hw.bar);
@@ -1347,6 +1402,7 @@ impl<'bound> VectorData<'bound> {
             }
             // Read the rest of the descriptor only after seeing DD.
             dma_mb(Read);
+            //@ from xdp
             // The common case with a program: a whole frame in one buffer, with no error and
             // none unfinished before it. Anything else takes the general path below.
             // (Filtered on the constant `XDP`: in the loop compiled without a program this and
@@ -1407,6 +1463,7 @@ impl<'bound> VectorData<'bound> {
                     FrameRest::TooLong => (),
                 }
             }
+            //@ end
             rx.next_to_clean = ring_next(rx.next_to_clean, rx.size);
             cleaned += 1;
 
@@ -1440,6 +1497,7 @@ impl<'bound> VectorData<'bound> {
                 continue;
             }
 
+            //@ from xdp
             if let Some(runner) = xdp.as_mut().filter(|_| XDP) {
                 // A program without fragment support sees whole frames in one buffer only:
                 // `xdp_setup` and `change_mtu` keep the MTU there, so a longer frame is
@@ -1510,6 +1568,7 @@ impl<'bound> VectorData<'bound> {
                 runner.run_frags_with(ctx, (page, len), frags, on);
                 continue;
             }
+            //@ end
             let skb = match rx.partial.take() {
                 // Small frame: copy it and give the page straight back for the next refill.
                 None if eop && len <= copybreak => match ctx.alloc_skb(len) {
@@ -1561,6 +1620,7 @@ impl<'bound> VectorData<'bound> {
             let lo = rx.desc.read(i, 0);
             self.deliver(skb, hi, lo, true, offloads, &mut t, dev, ctx);
         }
+        //@ from xdp
         if xc.tx {
             self.kick_tx(dev, rx.queue, ctx.napi());
         }
@@ -1569,6 +1629,7 @@ impl<'bound> VectorData<'bound> {
             self.stats.xdp_redirect.add(xc.redirect, Relaxed);
             self.stats.xdp_aborted.add(xc.aborted, Relaxed);
         }
+        //@ end
         // A queue out of use gets no new pages: what it still receives completes, on the
         // buffers it holds (`ethtool -L` fills its ring when the queue is next put to use).
         // Too few frames reach it for the refills inside the loop to matter.
@@ -1593,6 +1654,7 @@ impl<'bound> VectorData<'bound> {
         }
     }
 
+    //@ from xdp
     /// Builds the skb of a frame the XDP program passed and hands it up the stack. Out of
     /// line: the loop of the other verdicts carries none of it.
     #[allow(clippy::too_many_arguments)]
@@ -1622,6 +1684,7 @@ impl<'bound> VectorData<'bound> {
             }
         }
     }
+    //@ end
 
     /// Hands the skb of a whole frame to GRO with what the device wrote in the frame's last
     /// descriptor (`hi`, `lo`): its checksum verdict (if `csum_valid`), RSS hash and VLAN tag.
