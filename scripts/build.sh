@@ -66,6 +66,13 @@ else
 	(cd "$REPO" && git ls-files -co --exclude-standard rust drivers Documentation 2>/dev/null ||
 		find rust drivers Documentation -type f) > "$CACHE/overlay.list"
 	rsync -rc --files-from="$CACHE/overlay.list" "$REPO/" "$TREE/"
+	# The driver in the tree as its patch series ends: without the comments
+	# that mark what each step of the series adds (tools/igb_rust/steps.py).
+	DRV=drivers/net/ethernet/intel/igb_rust
+	rm -rf "$CACHE/driver-last"
+	python3 "$REPO/tools/igb_rust/steps.py" write "$REPO/$DRV" last "$CACHE/driver-last" \
+		"$(rustup which rustfmt 2>/dev/null || command -v rustfmt)" "$TREE/.rustfmt.toml"
+	rsync -rc "$CACHE/driver-last/" "$TREE/$DRV/"
 fi
 
 FRAGMENTS=("$REPO/scripts/kconfig/igb_rust.config")

@@ -16,63 +16,52 @@ A source file lands with the step that declares its module. The markers
 never reach the series: every step is written without them, and the last
 step is the sources less their markers.
 
-    steps.py list                   the steps: NAME<TAB>SUBJECT, in order
+    steps.py list                   the steps' names, in order
+    steps.py subject NAME           the commit subject of step NAME
     steps.py body NAME              the commit message body of step NAME
-    steps.py write SRC NAME OUT     the driver in SRC as of step NAME, to OUT
+    steps.py write SRC NAME OUT [RUSTFMT CONFIG]
+                                    the driver in SRC as of step NAME, to OUT
+                                    (NAME "last": the last step), formatted
+                                    by RUSTFMT with the kernel's CONFIG
     steps.py check SRC              every marker names a step; blocks close
 """
 
 import os
 import re
+import subprocess
 import sys
 
 # The steps, in order: name, subject, body.
 STEPS = [
-    ("probe", "net: ethernet: intel: add igb_rust, a Rust driver for the 82576",
-     """The first step of igb_rust, a driver for the Intel 82576 written in
-Rust on top of the networking abstractions, with no unsafe code: the
-PCI probe of a copper port, the MAC reset, the NVM (checksum and
-permanent address), the interrupt vectors and the net_device with its
-NAPI instances. The interface registers with its permanent address; the
-data path comes in a later patch, until which a frame the stack hands
-the driver is dropped and counted.
-
-The Kconfig entry and the Makefile line build it in tree."""),
-    ("link", "igb_rust: bring the link up through the PHY",
-     """Open powers the PHY up, resets it and starts autonegotiation with
-the advertised modes; the link interrupt and a watchdog follow the
-link, set the carrier and report speed and duplex, and configure flow
-control from the resolved pause abilities. Stop powers the PHY down."""),
-    ("datapath", "igb_rust: add the data path",
-     """The RX and TX descriptor rings, one queue pair per MSI-X vector
-with its NAPI instance: RX from page_pool pages (headers copied into a
-small skb under the copybreak, page fragments above it, frames over
-several buffers), checksum, RSS hash and VLAN tag offloads; TX with
-scatter/gather, checksum and TSO contexts, VLAN insertion, byte queue
-limits and the stop/wake protocol; the TX hang check and its reset;
-unicast and multicast filters, promiscuous modes, the VLAN filter
-table, MTU changes and the MAC address."""),
+    # The first step's message is patches/0010's, which also adds the Kconfig
+    # entry and the Makefile line.
+    ("datapath", None, None),
     ("ethtool", "igb_rust: add ethtool operations",
      """Driver information, channels (queue pairs) and ring sizes changed
-while the interface is up, link settings and autonegotiation restart,
-pause parameters, interrupt coalescing (static and adaptive), the RSS
-indirection table, key and hashed fields, the register dump, the NVM,
-port identification, the self-test and the copybreak tunable."""),
+while the interface is up (allocating first, keeping the link), link
+settings and autonegotiation restart, pause parameters, interrupt
+coalescing (static and adaptive), the RSS indirection table, key and
+hashed fields, the register dump, the NVM, port identification, the
+self-test and the rx-copybreak tunable."""),
     ("xdp", "igb_rust: add XDP",
      """XDP programs on every RX queue, with every verdict: PASS (with the
-metadata and the hints for the RSS hash and the VLAN tag), DROP, TX on
-a ring of the queue's own, REDIRECT, and ndo_xdp_xmit for frames
-redirected to this device; multi-buffer frames for MTUs over a page."""),
+metadata and the kfunc hints for the RSS hash and the VLAN tag), DROP,
+TX on the queue's own TX ring, REDIRECT, and ndo_xdp_xmit for frames
+redirected to this device; multi-buffer frames for programs that take
+them, and an MTU limit for those that do not."""),
     ("pm", "igb_rust: add power management, error recovery and Wake-on-LAN",
-     """Suspend and resume, with or without the interface up; the wake-up
-filters of ethtool's Wake-on-LAN settings armed for the sleep; PCIe
-error recovery (a frozen link, the slot reset and the resume of the
-traffic); the reset with backoff when the device stops answering."""),
+     """Suspend and resume, with the interface up or down, reset the MAC
+on the way back; PCIe error recovery and a function reset go through
+the same callbacks (the PCI glue detaches and attaches the interface).
+ethtool's Wake-on-LAN settings arm the wake-up filters for the sleep on
+the ports that can wake the system (on quad-port cards, the first)."""),
     ("stats", "igb_rust: add statistics",
-     """The MAC's counters, accumulated by the watchdog, as the interface's
-64-bit statistics, the per-queue statistics of the netdev netlink
-family, the pause frame statistics, and ethtool -S: the MAC's counters,
-each queue's software counters and the page_pool counters."""),
+     """The MAC's counters, collected by the watchdog before they wrap, as
+the interface's 64-bit statistics; the per-queue statistics of the
+netdev netlink family (with what queues taken out of use counted); the
+pause frame statistics; and ethtool -S: each queue's software counters,
+the device's recovery counters, the MAC's counters and the page_pool
+counters."""),
 ]
 NAMES = [s[0] for s in STEPS]
 
@@ -137,7 +126,7 @@ def render(text, at, where):
 
 
 def write(src, name, dst):
-    at = index(name, "step")
+    at = len(STEPS) - 1 if name == "last" else index(name, "step")
     os.makedirs(dst, exist_ok=True)
     root = "igb_rust.rs"
     files = {root}
@@ -161,13 +150,19 @@ def write(src, name, dst):
 
 
 def main(argv):
-    if len(argv) >= 1 and argv[0] == "list":
-        for name, subject, _ in STEPS:
-            print(f"{name}\t{subject}")
-    elif len(argv) == 2 and argv[0] == "body":
-        print(STEPS[index(argv[1], "body")][2])
-    elif len(argv) == 4 and argv[0] == "write":
+    if len(argv) == 1 and argv[0] == "list":
+        for name, _, _ in STEPS:
+            print(name)
+    elif len(argv) == 2 and argv[0] in ("subject", "body"):
+        text = STEPS[index(argv[1], argv[0])][1 if argv[0] == "subject" else 2]
+        if text is None:
+            raise SystemExit(f"step {argv[1]}: its message is patches/0010's")
+        print(text)
+    elif len(argv) in (4, 6) and argv[0] == "write":
         write(argv[1], argv[2], argv[3])
+        if len(argv) == 6:
+            rs = sorted(os.path.join(argv[3], f) for f in os.listdir(argv[3]) if f.endswith(".rs"))
+            subprocess.run([argv[4], "--edition", "2021", "--config-path", argv[5]] + rs, check=True)
     elif len(argv) == 2 and argv[0] == "check":
         for f in sorted(os.listdir(argv[1])):
             if f.endswith(".rs"):
