@@ -159,6 +159,28 @@ kclippy=$(kmake -j"$(nproc)" -s CLIPPY=1 rust/ 2>&1 | grep -E '^(warning|error)'
 [ -z "$kclippy" ] && hres ok "rust/ (the kernel crate, with the abstractions) builds warning-free with CLIPPY=1" ||
 	hres fail "rust/ (the kernel crate, with the abstractions) builds warning-free with CLIPPY=1" "$kclippy"
 
+# The driver as each step of its series leaves it (tools/igb_rust/steps.py)
+# builds warning-free with CLIPPY=1 and W=1; the guest's part "steps" loads
+# the modules of the steps before the last ($BUILD/igb_rust-steps/N-NAME).
+steps_out=""
+mapfile -t dsteps < <(python3 "$REPO/tools/igb_rust/steps.py" list)
+rm -rf "$BUILD/igb_rust-steps"
+for i in "${!dsteps[@]}"; do
+	name=${dsteps[$i]}
+	sd=$BUILD/igb_rust-steps/src-$name
+	mkdir -p "$sd/drivers/net/ethernet/intel"
+	cp "$REPO/Kbuild" "$sd/"
+	o=$(python3 "$REPO/tools/igb_rust/steps.py" write "$REPO/drivers/net/ethernet/intel/igb_rust" "$name" \
+		"$sd/drivers/net/ethernet/intel/igb_rust" "$RUSTFMT" "$KTREE/.rustfmt.toml" 2>&1 &&
+		kmake M="$sd" MO="$BUILD/igb_rust-steps/$((i + 1))-$name" CLIPPY=1 W=1 modules 2>&1)
+	src=$?
+	w=$(echo "$o" | grep -iE 'warning|error' || true)
+	[ $src = 0 ] && [ -z "$w" ] ||
+		steps_out+="step $((i + 1)) ($name): ${w:-$o}"$'\n'
+done
+[ -z "$steps_out" ] && hres ok "each of the ${#dsteps[@]} steps of the driver's series builds warning-free with CLIPPY=1 and W=1" ||
+	hres fail "each of the ${#dsteps[@]} steps of the driver's series builds warning-free with CLIPPY=1 and W=1" "$steps_out"
+
 # The upstream series: made from this tree, checkpatch-clean, applied with
 # git am to the pristine kernel, ending at the tree both kernels were built
 # from (a fast form of `make patches CHECK=1`, which builds every step).
