@@ -7,7 +7,7 @@ leaves out, so that each step is the driver as far as it goes, and builds:
 
     //@ from STEP        the lines up to the matching `//@ end` land with
     ...                  STEP (a block inside it is of a later step)
-    //@ end
+    //@ end              (or CODE //@ end: CODE is the block's last line)
     CODE //@ STEP        this line lands with STEP
     //@ until STEP: CODE at the steps before STEP, the line is CODE (what
                          STEP replaces); from STEP on, it is gone
@@ -35,7 +35,18 @@ import sys
 STEPS = [
     # The first step's message is patches/0010's, which also adds the Kconfig
     # entry and the Makefile line.
-    ("datapath", None, None),
+    ("probe", None, None),
+    ("datapath", "igb_rust: add the data path",
+     """The RX and TX descriptor rings, one queue pair per MSI-X vector
+with its NAPI instance and page pool: RX into page_pool pages
+(copybreak, frames over several buffers), checksum, RSS hash and VLAN
+tag offloads, the queue in use recorded; TX with scatter/gather, the
+checksum and TSO context descriptor, VLAN insertion, byte queue limits
+and the stop/wake protocol, netpoll included; RSS over the queues in
+use; unicast, multicast and promiscuous filters, the VLAN filter
+table, the MTU and the MAC address; adaptive interrupt moderation
+(DIM); the TX hang check and the reset that recovers from it (and from
+a device reset or a TX timeout), with backoff when it fails."""),
     ("ethtool", "igb_rust: add ethtool operations",
      """Driver information, channels (queue pairs) and ring sizes changed
 while the interface is up (allocating first, keeping the link), link
@@ -66,7 +77,7 @@ counters."""),
 NAMES = [s[0] for s in STEPS]
 
 BLOCK = re.compile(r"^\s*//@ from (\w+)\s*$")
-END = re.compile(r"^\s*//@ end\s*$")
+END = re.compile(r"^(.*?)\s*//@ end\s*$")
 LINE = re.compile(r"^(.*?)\s*//@ (\w+)\s*$")
 UNTIL = re.compile(r"^(\s*)//@ until (\w+): (.*)$")
 MOD = re.compile(r"^\s*(?:pub(?:\(crate\))? )?mod (\w+);$")
@@ -91,9 +102,13 @@ def render(text, at, where):
                 raise SystemExit(f"{here}: a block of an earlier step inside a later one")
             blocks.append(inner)
             continue
-        if END.match(line):
+        m = END.match(line)
+        if m:
             if not blocks:
                 raise SystemExit(f"{here}: `//@ end` without `//@ from`")
+            # `CODE //@ end` (as rustfmt may put it): CODE is the block's last line.
+            if m.group(1).strip() and blocks[-1] <= at:
+                out.append(m.group(1))
             blocks.pop()
             continue
         if blocks and blocks[-1] > at:

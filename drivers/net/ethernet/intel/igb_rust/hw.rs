@@ -4,15 +4,13 @@
 
 use kernel::{
     device::Bound,
-    io::{
-        poll::read_poll_timeout,
-        register::{Array, RegisterArray},
-        Io,
-    },
+    io::{poll::read_poll_timeout, register::Array, Io},
     pci,
     prelude::*,
     time::{delay::fsleep, Delta},
 };
+
+use kernel::io::register::RegisterArray; //@ datapath
 
 use crate::regs::{self, BAR0_SIZE};
 
@@ -732,24 +730,29 @@ pub(crate) fn link_speed(bar: &Bar0<'_>) -> u32 {
     }
 }
 
+//@ from datapath
 /// The bit of the 4096-bit multicast table that `addr` hashes to (filter type 0: address
 /// bits 47:36).
 pub(crate) fn mta_hash(addr: &[u8; 6]) -> u32 {
     ((u32::from(addr[4]) >> 4) | (u32::from(addr[5]) << 4)) & 0xfff
 }
+//@ end
 
 /// Which port of its device this function is (STATUS.LAN_ID).
 pub(crate) fn lan_id(bar: &Bar0<'_>) -> u32 {
     bar.read(regs::STATUS).lan_id().get()
 }
 
+//@ from datapath
 /// Which ring a tail register belongs to.
 #[derive(Clone, Copy)]
 pub(crate) enum TailReg {
     Rx,
     Tx,
 }
+//@ end
 
+//@ from datapath
 /// Moves the tail of RX or TX queue `q` to `tail`: the doorbell.
 // Always inlined, and without runtime checks of the register's place in the BAR: it runs once
 // per transmitted frame.
@@ -773,10 +776,14 @@ pub(crate) fn write_tail(bar: &Bar0<'_>, kind: TailReg, q: u16, tail: u32) {
         _ => (),
     }
 }
+//@ end
 
+//@ from datapath
 /// Receive address slots of the 82576 (RAL/RAH 0..23).
 const RAR_ENTRIES: usize = 24;
+//@ end
 
+//@ from datapath
 /// Empties every receive filter a reset leaves as it was: receive addresses 1..23 (slot 0
 /// is the port's own, written right after), the multicast and unicast hash tables and the
 /// VLAN filter table. A previous driver's entries would go on accepting frames; the caller
@@ -804,6 +811,7 @@ pub(crate) fn clear_filters(bar: &Bar0<'_>) -> Result {
     }
     Ok(())
 }
+//@ end
 
 /// The MAC's statistics registers (0x4000..0x4124): all clear when read.
 const STATS_FIRST: usize = 0x4000;

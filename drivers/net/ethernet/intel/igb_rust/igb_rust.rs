@@ -26,6 +26,7 @@ mod regs;
 use net::{IgbNet, MAX_MTU};
 use queue::Hw;
 
+//@ from datapath
 /// Offloads the user may toggle: RX checksum and hash, TX checksum (IPv4 and IPv6, TCP and
 /// UDP), scatter/gather, TSO, VLAN tag stripping and insertion.
 const FEATURES: u64 = netdev::NETIF_F_RXCSUM
@@ -40,6 +41,7 @@ const FEATURES: u64 = netdev::NETIF_F_RXCSUM
 
 /// Always on: the filter table follows the VLANs the stack adds.
 const FIXED_FEATURES: u64 = netdev::NETIF_F_HW_VLAN_CTAG_FILTER;
+//@ end
 
 /// Most queue pairs the 82576 offers a PF without VMDq.
 const MAX_QUEUES: u32 = 8;
@@ -186,8 +188,10 @@ impl netdev::pci::Driver for IgbDriver {
             mac: perm_addr.0,
             min_mtu: 68,
             max_mtu: MAX_MTU,
-            hw_features: FEATURES,
-            features: FEATURES | FIXED_FEATURES,
+            //@ until datapath: hw_features: 0,
+            //@ until datapath: features: 0,
+            hw_features: FEATURES,               //@ datapath
+            features: FEATURES | FIXED_FEATURES, //@ datapath
             real_tx_queues: active,
             real_rx_queues: active,
             spread_irqs: true,
@@ -211,7 +215,8 @@ impl netdev::pci::Driver for IgbDriver {
                 &config,
                 nq + 1,
                 &mut |i| queue::vector_instance(&hw, i),
-                IgbNet::new(hw.clone(), nq as u16, active as u16, perm_addr),
+                //@ until datapath: IgbNet::new(hw.clone(), nq as u16, perm_addr),
+                IgbNet::new(hw.clone(), nq as u16, active as u16, perm_addr), //@ datapath
             )
             .inspect_err(|e| dev_err!(pdev, "cannot register the interface: {:?}\n", e))?;
         // Ours from now on (`open` sets it again after each MAC reset; remove clears it).

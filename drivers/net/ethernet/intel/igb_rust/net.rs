@@ -8,17 +8,27 @@ use kernel::{
     irq::IrqReturn,
     net::{
         napi::Napi,
-        netdev::{self, IrqDevice, MacAddress, Rtnl, RxMode, TxRequest, XmitQueue},
-        skb::{SkBuff, TxChecksum},
+        netdev::{self, IrqDevice, Rtnl, TxRequest, XmitQueue},
     },
-    new_mutex,
     prelude::*,
     sync::{
         atomic::{Atomic, Relaxed, Release},
-        Arc, Mutex,
+        Arc,
     },
-    time::{Delta, Instant, Monotonic},
+    time::Delta,
 };
+
+//@ from datapath
+use kernel::{
+    net::{
+        netdev::{MacAddress, RxMode},
+        skb::{SkBuff, TxChecksum},
+    },
+    new_mutex,
+    sync::Mutex,
+    time::{Instant, Monotonic},
+};
+//@ end
 
 //@ from ethtool
 use kernel::net::ethtool::{
@@ -31,11 +41,14 @@ use kernel::net::ethtool::{Wol, WolEvent, WolSettings}; //@ pm
 use kernel::net::netdev::{QueueStatsRx, QueueStatsTx, Stats64}; //@ stats
 use kernel::net::{skb::VlanTag, xdp}; //@ xdp
 
+//@ from datapath
+use crate::queue::{Role, TxQueueData, DEFAULT_RING_SIZE, RX_BUF_LEN};
+//@ end
 use crate::queue::{RxRing, MAX_RING_SIZE, MIN_RING_SIZE, RING_ALIGN}; //@ ethtool
 use crate::{
     hw::{self, MacAddr},
     hwstats::HwStats, //@ stats
-    queue::{self, Hw, IrqOp, Role, TxQueueData, VectorData, DEFAULT_RING_SIZE, RX_BUF_LEN},
+    queue::{self, Hw, IrqOp, VectorData},
     regs,
 };
 
@@ -46,14 +59,20 @@ const QUEUE_STOP_TIMEOUT: Delta = Delta::from_millis(10);
 pub(crate) const MAX_MTU: u32 = 9216;
 /// Ethernet header, FCS and two VLAN tags (802.1ad outer, 802.1Q inner) on top of the MTU.
 pub(crate) const FRAME_OVERHEAD: u32 = 14 + 4 + 2 * 4;
+//@ from datapath
 /// A VLAN tag, which the core may push into a frame after `features_check` saw it.
 const VLAN_HLEN: u32 = 4;
+//@ end
+//@ from datapath
 /// The 802.1Q tag protocol identifier.
 const ETH_P_8021Q: u32 = 0x8100;
+//@ end
+//@ from datapath
 /// Default `rx-copybreak`: frames up to this many bytes are copied. 0 (never): in `make bench`
 /// copying frames of 64..256 bytes cost 8-9% more instructions per packet than building the
 /// skb around the page (a slab allocation and free more), at the same packet rate.
 pub(crate) const DEFAULT_COPYBREAK: u32 = 0;
+//@ end
 //@ from stats
 /// Counters `ethtool -S` shows per queue pair.
 const QUEUE_STATS: [&str; 20] = [
@@ -88,9 +107,11 @@ pub(crate) const XDP_MAX_MTU: u32 = RX_BUF_LEN - FRAME_OVERHEAD;
 
 /// How often the watchdog ([`netdev::Operations::service`]) runs while the interface is up.
 const WATCHDOG_PERIOD: Delta = Delta::from_millis(2000);
+//@ from datapath
 /// After `n` resets in a row failed, the watchdog tries again `2^(n-1)` periods later, at most
 /// this many (64 s): a device that never comes back does not hold RTNL every period.
 const RESET_BACKOFF_MAX: u32 = 32;
+//@ end
 //@ from stats
 /// Device-wide counters `ethtool -S` shows after the queues'.
 const DEVICE_STATS: [&str; 6] = [
@@ -114,6 +135,7 @@ const DEFAULT_ITR_USECS: u32 = DEFAULT_EITR >> 2;
 const MAX_ITR_USECS: u32 = (1 << 13) - 1;
 //@ end
 
+//@ from datapath
 /// Entries of the RSS redirection table (RETA).
 const RSS_INDIR_LEN: usize = 128;
 /// Bytes of the RSS hash key (RSSRK).
@@ -130,6 +152,7 @@ const HASH_UDP6: u32 = 1 << 3;
 /// Addresses and TCP ports. UDP ports stay out by default: the fragments of one datagram
 /// carry no ports and would land on another queue than its first part, reordering it.
 const DEFAULT_L4_HASH: u32 = HASH_TCP4 | HASH_TCP6;
+//@ end
 //@ from ethtool
 /// `rx-flow-hash` fields: the addresses alone, or with the ports.
 const FIELDS_SD: u32 = ethtool::RXH_IP_SRC | ethtool::RXH_IP_DST;
@@ -176,13 +199,16 @@ const ADVERTISE_ALL: u32 =
 /// Pause time sent in XOFF frames, in slot times: the longest, as the C driver uses.
 const PAUSE_TIME: u32 = 0xffff;
 
+//@ from datapath
 /// The RSS configuration, kept across resets and `ip link set down`.
 struct Rss {
     key: [u8; RSS_KEY_LEN],
     /// Queue of each hash bucket.
     indir: [u8; RSS_INDIR_LEN],
 }
+//@ end
 
+//@ from datapath
 impl Rss {
     /// A random key and the buckets spread over `nq` queues.
     fn new(nq: u16) -> Self {
@@ -209,6 +235,7 @@ impl Rss {
         }
     }
 }
+//@ end
 
 //@ from ethtool
 /// Registers in the `ethtool -d` dump (layout version 1), none of them cleared by a read: the
@@ -276,12 +303,15 @@ pub(crate) struct IgbNet<'bound> {
     /// Number of queue pairs: every one has its rings, vector and NAPI instance from probe to
     /// removal.
     pub(crate) nq: u16,
+    //@ from datapath
     /// How many of them the stack uses and RSS spreads over (`ethtool -L`). The others keep
     /// their vectors and rings; their RX rings are not refilled at the end of a poll, and get
     /// no pages at all from the time the rings are built until they are put to use.
     pub(crate) active: Atomic<u32>,
+    //@ end
     /// The address the NVM holds for this port.
     pub(crate) perm_addr: MacAddr,
+    //@ from datapath
     /// Received frames up to this length are copied into a fresh skb (`rx-copybreak`).
     pub(crate) copybreak: Atomic<u32>,
     //@ from xdp
@@ -291,11 +321,13 @@ pub(crate) struct IgbNet<'bound> {
     /// Descriptors of every RX ring and of every TX ring (`ethtool -G`); changed under RTNL.
     rx_ring_size: Atomic<u32>,
     tx_ring_size: Atomic<u32>,
+    //@ end
     //@ from stats
     /// The MAC's statistics registers, added up.
     #[pin]
     pub(crate) hw_stats: HwStats,
     //@ end
+    //@ from datapath
     /// Set when the stack reported a TX timeout; the watchdog resets the device.
     reset_requested: Atomic<u32>,
     /// Resets in a row that failed, and when the next may be tried (nanoseconds after
@@ -304,8 +336,10 @@ pub(crate) struct IgbNet<'bound> {
     reset_not_before: Atomic<i64>,
     /// When the device was set up: the origin of `reset_not_before`.
     created: Instant<Monotonic>,
+    //@ end
     /// Set by the link interrupt's poll; the watchdog reports the new link state.
     pub(crate) link_event: Atomic<u32>,
+    //@ from datapath
     /// TX timeouts the stack reported.
     tx_timeouts: Atomic<u64>,
     /// TX rings the watchdog found stuck.
@@ -317,6 +351,7 @@ pub(crate) struct IgbNet<'bound> {
     device_resets: Atomic<u64>,
     /// DMA out-of-sync events the hardware reported (ICR.DOUTSYNC).
     dma_out_of_sync: Atomic<u64>,
+    //@ end
     //@ from pm
     /// What wakes the system while it sleeps (`ethtool -s wol`), as WUFC bits; changed under
     /// RTNL.
@@ -336,7 +371,7 @@ pub(crate) struct IgbNet<'bound> {
     /// adaptively write theirs again.
     pub(crate) itr_gen: Atomic<u32>,
     /// The queue vectors' interval follows the traffic (`adaptive-rx`, DIM).
-    pub(crate) adaptive_rx: Atomic<bool>,
+    pub(crate) adaptive_rx: Atomic<bool>, //@ datapath
     /// Pause frame settings: [`PAUSE_RX`], [`PAUSE_TX`], [`PAUSE_AUTONEG`].
     pause: Atomic<u32>,
     /// The speed and duplex modes the PHY advertises (`ethtool -s advertise`): ANAR's
@@ -346,6 +381,7 @@ pub(crate) struct IgbNet<'bound> {
     /// What the PHY was last told to advertise ([`IgbNet::advert`] as `hw::Advert::bits`),
     /// `u32::MAX` before the first time. Only changed under RTNL.
     advertised: Atomic<u32>,
+    //@ from datapath
     /// Which L4 ports RSS hashes: [`HASH_TCP4`], [`HASH_UDP4`], [`HASH_TCP6`], [`HASH_UDP6`].
     l4_hash: Atomic<u32>,
     /// RSS key and redirection table (`ethtool -x`/`-X`).
@@ -355,6 +391,7 @@ pub(crate) struct IgbNet<'bound> {
     /// clears the table, `open` writes it back.
     #[pin]
     vlans: Mutex<[u32; VFTA_WORDS]>,
+    //@ end
 }
 
 /// How far [`IgbNet::tear_down`] goes.
@@ -390,9 +427,12 @@ const LEDCTL_ALL_ON: u32 = 0x0e0e_0e0e;
 const LEDCTL_ALL_OFF: u32 = 0x0f0f_0f0f;
 //@ end
 
+//@ from datapath
 /// Words of the VLAN filter table: 4096 bits.
 const VFTA_WORDS: usize = 128;
+//@ end
 
+//@ from datapath
 /// Word `i` of the VLAN filter table the MAC gets for `bits`, the VLANs the stack added there:
 /// VLAN ID 0 is always admitted, so that priority-tagged (802.1p) frames are received whether
 /// or not the 8021q module added it (C igb does the same).
@@ -403,6 +443,7 @@ fn vfta_word(i: usize, bits: u32) -> u32 {
         bits
     }
 }
+//@ end
 
 /// The NAPI instances of the device: vector 0 for other causes, vector `q + 1` for queue
 /// pair `q`.
@@ -412,6 +453,7 @@ fn vectors<'a, 'b>(
     dev.napis()
 }
 
+//@ from datapath
 /// The data of the queue vectors, with their queue pair.
 fn queue_vectors<'a, 'b>(
     dev: &'a netdev::Device<IgbNet<'b>>,
@@ -421,6 +463,7 @@ fn queue_vectors<'a, 'b>(
         .enumerate()
         .map(|(q, v)| (q as u16, v.data()))
 }
+//@ end
 
 /// Sets the interrupt throttling of vector `v` (EITR): at most one interrupt per `usecs`.
 pub(crate) fn throttle(bar: &hw::Bar0<'_>, v: usize, usecs: u32) -> Result {
@@ -441,10 +484,12 @@ impl<'bound> IgbNet<'bound> {
     pub(crate) fn new(
         hw: Arc<Hw<'bound>>,
         nq: u16,
-        active: u16,
+        active: u16, //@ datapath
         perm_addr: MacAddr,
     ) -> impl PinInit<Self, Error> + 'bound {
+        //@ from datapath
         let rss = Rss::new(active);
+        //@ end
         //@ from pm
         // On quad-port cards only the first port can wake the system (as C igb decides).
         let quad = matches!(hw.pdev.device_id(), 0x10e8 | 0x1526);
@@ -453,37 +498,39 @@ impl<'bound> IgbNet<'bound> {
         try_pin_init!(IgbNet {
             hw,
             nq,
-            active: Atomic::new(u32::from(active)),
             perm_addr,
+            link_event: Atomic::new(0),
+            hw_stats <- HwStats::new(), //@ stats
+            //@ from datapath
+            active: Atomic::new(u32::from(active)),
             copybreak: Atomic::new(DEFAULT_COPYBREAK),
-            xdp_prog: xdp::ProgSlot::new(), //@ xdp
             rx_ring_size: Atomic::new(DEFAULT_RING_SIZE),
             tx_ring_size: Atomic::new(DEFAULT_RING_SIZE),
-            hw_stats <- HwStats::new(), //@ stats
             reset_requested: Atomic::new(0),
             reset_failures: Atomic::new(0),
             reset_not_before: Atomic::new(0),
             created: Instant::now(),
-            link_event: Atomic::new(0),
             tx_timeouts: Atomic::new(0),
             tx_hangs: Atomic::new(0),
             resets: Atomic::new(0),
             device_resets: Atomic::new(0),
             dma_out_of_sync: Atomic::new(0),
+            adaptive_rx: Atomic::new(false),
+            l4_hash: Atomic::new(DEFAULT_L4_HASH),
+            rss <- new_mutex!(rss, "igb_rust_rss"),
+            vlans <- new_mutex!([0; VFTA_WORDS], "igb_rust_vlans"),
+            //@ end
+            xdp_prog: xdp::ProgSlot::new(), //@ xdp
             wol: Atomic::new(0), //@ pm
             wol_capable, //@ pm
             led_saved: Atomic::new(0), //@ ethtool
             itr_usecs: Atomic::new(DEFAULT_ITR_USECS),
             itr_gen: Atomic::new(0),
-            adaptive_rx: Atomic::new(false),
             // What the link partner agrees to, as C igb: forced pause would be honoured
             // before the duplex and the partner are known.
             pause: Atomic::new(PAUSE_RX | PAUSE_TX | PAUSE_AUTONEG),
             advertise: Atomic::new(ADVERTISE_ALL),
             advertised: Atomic::new(u32::MAX),
-            l4_hash: Atomic::new(DEFAULT_L4_HASH),
-            rss <- new_mutex!(rss, "igb_rust_rss"),
-            vlans <- new_mutex!([0; VFTA_WORDS], "igb_rust_vlans"),
         }? Error)
     }
 
@@ -516,6 +563,7 @@ impl<'bound> IgbNet<'bound> {
     /// interrupt masks (nothing else would notice on an idle or receive-only port: the hang
     /// check needs frames pending); DMA out of sync is counted. Any context.
     pub(crate) fn other_causes(&self, dev: &netdev::Device<Self>, icr: u32) {
+        //@ from datapath
         if icr & queue::ICR_DRSTA != 0 {
             self.device_resets.add(1, Relaxed);
             self.reset_requested.store(1, Relaxed);
@@ -523,6 +571,7 @@ impl<'bound> IgbNet<'bound> {
         if icr & queue::ICR_DOUTSYNC != 0 {
             self.dma_out_of_sync.add(1, Relaxed);
         }
+        //@ end
         // Also when no cause is known (vector 0 fired for nothing): the link is looked at.
         if icr & queue::ICR_LSC != 0 || icr & queue::ICR_OTHER == 0 {
             self.link_event.store(1, Relaxed);
@@ -759,6 +808,7 @@ impl<'bound> IgbNet<'bound> {
         Ok(())
     }
 
+    //@ from datapath
     /// Programs VLAN handling: the tag protocol, stripping as `features` asks, the filter
     /// table from `vlans`. Filtering itself follows the receive mode (off when promiscuous).
     fn configure_vlan(&self, features: u64) -> Result {
@@ -779,7 +829,9 @@ impl<'bound> IgbNet<'bound> {
         }
         Ok(())
     }
+    //@ end
 
+    //@ from datapath
     /// Adds or removes VLAN `vid` in the filter table, and in the hardware's.
     fn set_vlan(&self, vid: u16, on: bool) -> Result {
         let (word, bit) = (usize::from(vid / 32), 1u32 << (vid % 32));
@@ -796,6 +848,7 @@ impl<'bound> IgbNet<'bound> {
             regs::VFTA::zeroed().with_bits(vfta_word(word, *w)),
         )
     }
+    //@ end
 
     /// Routes every cause to its vector and sets throttling.
     fn configure_interrupts(&self, dev: &netdev::Device<Self>) -> Result {
@@ -862,6 +915,7 @@ impl<'bound> IgbNet<'bound> {
         }
     }
 
+    //@ from datapath
     fn configure_rss(&self) -> Result {
         let bar = &self.hw.bar;
         bar.write_reg(
@@ -872,7 +926,9 @@ impl<'bound> IgbNet<'bound> {
         );
         self.apply_rss(&self.rss.lock())
     }
+    //@ end
 
+    //@ from datapath
     /// Spreads received frames over the queues in use: RSS with `rss` for two or more, all
     /// to queue 0 otherwise.
     fn apply_rss(&self, rss: &Rss) -> Result {
@@ -883,7 +939,9 @@ impl<'bound> IgbNet<'bound> {
         self.write_rss(rss)?;
         self.write_mrqc()
     }
+    //@ end
 
+    //@ from datapath
     /// Turns RSS on, hashing the addresses and the ports `l4_hash` names.
     fn write_mrqc(&self) -> Result {
         let l4 = self.l4_hash.load(Relaxed);
@@ -901,7 +959,9 @@ impl<'bound> IgbNet<'bound> {
         );
         Ok(())
     }
+    //@ end
 
+    //@ from datapath
     /// Writes the RSS key and redirection table.
     fn write_rss(&self, rss: &Rss) -> Result {
         let bar = &self.hw.bar;
@@ -920,14 +980,18 @@ impl<'bound> IgbNet<'bound> {
         }
         Ok(())
     }
+    //@ end
 
+    //@ from datapath
     fn set_max_frame(&self, mtu: u32) -> Result {
         self.hw
             .bar
             .write_reg(regs::RLPML::zeroed().try_with_len(mtu + FRAME_OVERHEAD)?);
         Ok(())
     }
+    //@ end
 
+    //@ from datapath
     /// Programs TX queue `q` with the ring at `base` of `size` descriptors, empty, the device
     /// to start at descriptor `head`.
     fn configure_tx_ring(&self, q: u16, base: u64, size: u32, head: u32) -> Result {
@@ -968,7 +1032,9 @@ impl<'bound> IgbNet<'bound> {
         )?;
         Ok(())
     }
+    //@ end
 
+    //@ from datapath
     /// Whether a ring without free descriptors drops what reaches it (SRRCTL.DROP_EN). With
     /// several queue pairs a full ring would otherwise hold up the others' frames in the
     /// packet buffer; but with pause frames asked for, the frames stay in the buffer until it
@@ -976,6 +1042,7 @@ impl<'bound> IgbNet<'bound> {
     fn drop_en(&self) -> bool {
         self.nq > 1 && self.pause.load(Relaxed) & PAUSE_RX == 0
     }
+    //@ end
 
     //@ from ethtool
     /// Writes [`IgbNet::drop_en`] to every RX queue, e.g. after `ethtool -A`.
@@ -990,6 +1057,7 @@ impl<'bound> IgbNet<'bound> {
     }
     //@ end
 
+    //@ from datapath
     fn configure_rx_ring(&self, q: u16, base: u64, size: u32) -> Result {
         let bar = &self.hw.bar;
         let q = usize::from(q);
@@ -1028,6 +1096,7 @@ impl<'bound> IgbNet<'bound> {
         )?;
         Ok(())
     }
+    //@ end
 
     /// Stops RX and TX DMA, masks every interrupt, and with [`Teardown::Full`] (or when a queue
     /// does not stop) resets the MAC: afterwards no descriptor write-back or received frame can
@@ -1116,7 +1185,7 @@ impl<'bound> IgbNet<'bound> {
         // left them so since.
         if fresh {
             bar.update(regs::CTRL, |c| c.with_frcspd(false).with_frcdpx(false));
-            hw::clear_filters(bar)?;
+            hw::clear_filters(bar)?; //@ datapath
         }
         // `stop` powered the PHY down (a MAC reset leaves the PHY as it was).
         let phy_up = || -> Result<bool> {
@@ -1132,11 +1201,14 @@ impl<'bound> IgbNet<'bound> {
                 e
             );
         })?;
+        //@ from datapath
         // `stop` resets the MAC, which reloads receive address 0 from the NVM.
         hw::set_rar0(bar, &MacAddr(dev.dev_addr()))?;
+        //@ end
         hw::set_driver_loaded(bar, true);
         self.hw_stats.thaw(); //@ stats
         self.configure_interrupts(dev)?;
+        //@ from datapath
         // Read-modify-write: the other bits keep their reset values.
         let tctl = bar.read(regs::TCTL);
         bar.write_reg(
@@ -1146,7 +1218,9 @@ impl<'bound> IgbNet<'bound> {
                 .try_with_ct(15u32)?,
         );
         self.configure_rss()?;
+        //@ end
         self.configure_fc()?;
+        //@ from datapath
         self.configure_vlan(dev.features())?;
         self.set_max_frame(dev.mtu())?;
         bar.update(regs::RCTL, |r| {
@@ -1156,7 +1230,9 @@ impl<'bound> IgbNet<'bound> {
                 .with_lpe(true)
                 .with_cfien(false)
         });
+        //@ end
         for v in vectors(dev) {
+            //@ from datapath
             let data = v.data();
             if let Role::Queue(q) = data.role {
                 self.make_tx_ring(dev, v, q, rtnl)?;
@@ -1188,11 +1264,14 @@ impl<'bound> IgbNet<'bound> {
                     self.fill_rx(v, rtnl)?;
                 }
             }
+            //@ end
             v.enable(rtnl);
         }
+        //@ from datapath
         for (_, v) in queue_vectors(dev) {
             v.tx_watch_reset();
         }
+        //@ end
         self.enable_interrupts(dev);
         // Also reschedules the qdiscs of queues a reset stopped.
         dev.tx_wake_all_queues();
@@ -1210,14 +1289,17 @@ impl<'bound> IgbNet<'bound> {
             dev.carrier_off();
             self.start_link()?;
         }
+        //@ from datapath
         // Freshly reset and up: a reset still pending (a TX timeout from before) has nothing
         // left to do, and failed ones are behind.
         self.reset_requested.store(0, Relaxed);
         self.reset_failures.store(0, Relaxed);
         self.reset_not_before.store(0, Relaxed);
+        //@ end
         Ok(())
     }
 
+    //@ from datapath
     /// Gives TX queue `q` its ring, of the size `ethtool -G` set, unless it has one: the
     /// first `open` makes them. The instance `v` of the queue must be disabled.
     fn make_tx_ring(
@@ -1241,7 +1323,9 @@ impl<'bound> IgbNet<'bound> {
         g.ring = Some(send);
         Ok(())
     }
+    //@ end
 
+    //@ from datapath
     /// Gives the RX ring of queue vector `v` a page for every free descriptor, counting the
     /// allocations that failed (the vector's polls retry them). The instance must be disabled.
     fn fill_rx(&self, v: &Napi<VectorData<'bound>>, rtnl: &mut Rtnl) -> Result {
@@ -1258,7 +1342,9 @@ impl<'bound> IgbNet<'bound> {
         }
         Ok(())
     }
+    //@ end
 
+    //@ from datapath
     /// Rebuilds the rings and reprograms the device while the interface stays up: what is
     /// queued for transmit is dropped, the link is kept.
     fn reset(&self, dev: &netdev::Device<Self>, rtnl: &mut Rtnl) -> Result {
@@ -1271,6 +1357,7 @@ impl<'bound> IgbNet<'bound> {
         dev.sync_rx_mode(rtnl);
         Ok(())
     }
+    //@ end
 
     //@ from ethtool
     /// Brings a device detached and torn down for a reconfiguration (`fresh`: with a MAC
@@ -1295,6 +1382,10 @@ impl<'bound> IgbNet<'bound> {
     /// early on a link change or a TX timeout.
     fn watchdog(&self, dev: &netdev::Device<Self>, rtnl: &mut Rtnl) {
         let link_event = self.link_event.xchg(0, Relaxed) != 0;
+        //@ until datapath: if let Some(other) = dev.napi(0) {
+        //@ until datapath:     other.data().check_link(dev, rtnl, link_event);
+        //@ until datapath: }
+        //@ from datapath
         // After a failed reset the rings are down and the carrier off until a reset succeeds;
         // a device that does not answer reads all ones, which would say the link is up.
         if self.reset_failures.load(Relaxed) == 0 {
@@ -1374,6 +1465,7 @@ impl<'bound> IgbNet<'bound> {
         // fill, gets its poll.
         let queues = queue_vectors(dev).fold(0, |m, (_, v)| m | v.eims);
         self.hw.vector_irqs(IrqOp::Fire, queues);
+        //@ end
     }
 
     /// Stops the device and empties the rings. `ETIMEDOUT` if the device did not confirm that
@@ -1390,12 +1482,16 @@ impl<'bound> IgbNet<'bound> {
         // No poll can wake a queue now; on `stop` the stack already did this, for a reset it
         // keeps `start_xmit` away from the rings until they are rebuilt.
         dev.tx_disable(rtnl);
+        //@ from datapath
         // Nor does `ndo_xdp_xmit` queue anything from here on.
         for (q, _) in queue_vectors(dev) {
             if let Some(mut g) = dev.lock_tx(u32::from(q), &*rtnl) {
                 g.live = false;
             }
         }
+        //@ end
+        //@ until datapath: self.quiesce(mode)
+        //@ from datapath
         let stopped = self.quiesce(mode);
         for (q, v) in vectors(dev).skip(1).enumerate() {
             let _ = v.with_state(rtnl, |_, st, _| {
@@ -1420,13 +1516,15 @@ impl<'bound> IgbNet<'bound> {
             dev_warn!(self.hw.pdev, "byte queue limits not reset: {:?}\n", e);
         }
         stopped
+        //@ end
     }
 }
 
 #[vtable]
 impl<'bound> netdev::Operations for IgbNet<'bound> {
     type Poll = VectorData<'bound>;
-    type XmitData = TxQueueData<'bound>;
+    //@ until datapath: type XmitData = ();
+    type XmitData = TxQueueData<'bound>; //@ datapath
 
     fn open(dev: &netdev::Device<Self>, rtnl: &mut Rtnl) -> Result {
         let this = dev.data();
@@ -1455,6 +1553,11 @@ impl<'bound> netdev::Operations for IgbNet<'bound> {
         Ok(())
     }
 
+    //@ until datapath: fn start_xmit<'x>(_dev: &netdev::Device<Self>, _txq: &XmitQueue<'x>, _data: &mut (), _skb: TxRequest<'x>) -> netdev::Xmit<'x> {
+    //@ until datapath:     // The data path comes with a later patch: the frame is dropped.
+    //@ until datapath:     netdev::Xmit::Ok
+    //@ until datapath: }
+    //@ from datapath
     // Inlined into the callback of the abstraction: one call less per frame.
     #[inline(always)]
     fn start_xmit<'x>(
@@ -1470,6 +1573,7 @@ impl<'bound> netdev::Operations for IgbNet<'bound> {
             None => netdev::Xmit::Ok,
         }
     }
+    //@ end
 
     fn handle_irq(dev: &IrqDevice<Self>, vector: u32) -> IrqReturn {
         let hw = &dev.data().hw;
@@ -1499,6 +1603,7 @@ impl<'bound> netdev::Operations for IgbNet<'bound> {
     }
     //@ end
 
+    //@ from datapath
     fn set_rx_mode(dev: &netdev::Device<Self>, mode: &RxMode<'_>) {
         let bar = &dev.data().hw.bar;
         let mut mta = [0u32; 128];
@@ -1518,11 +1623,15 @@ impl<'bound> netdev::Operations for IgbNet<'bound> {
             r.with_upe(promisc).with_mpe(allmulti).with_vfe(!promisc)
         });
     }
+    //@ end
 
+    //@ from datapath
     fn set_mac_address(dev: &netdev::Device<Self>, _rtnl: &mut Rtnl, addr: &MacAddress) -> Result {
         hw::set_rar0(&dev.data().hw.bar, &MacAddr(*addr))
     }
+    //@ end
 
+    //@ from datapath
     //@ until xdp: fn change_mtu(dev: &netdev::Device<Self>, _rtnl: &mut Rtnl, new_mtu: u32) -> Result {
     //@ from xdp
     fn change_mtu(dev: &netdev::Device<Self>, rtnl: &mut Rtnl, new_mtu: u32) -> Result {
@@ -1544,7 +1653,9 @@ impl<'bound> netdev::Operations for IgbNet<'bound> {
         // needed: only the hardware's frame limit changes.
         this.set_max_frame(new_mtu)
     }
+    //@ end
 
+    //@ from datapath
     fn set_features(dev: &netdev::Device<Self>, _rtnl: &mut Rtnl, features: u64) -> Result {
         // RX checksum and hash apply from the next poll on; stripping is a MAC setting, kept
         // over resets by `open`. Insertion is per frame.
@@ -1552,15 +1663,21 @@ impl<'bound> netdev::Operations for IgbNet<'bound> {
         dev.data().hw.bar.update(regs::CTRL, |c| c.with_vme(strip));
         Ok(())
     }
+    //@ end
 
+    //@ from datapath
     fn vlan_rx_add_vid(dev: &netdev::Device<Self>, _rtnl: &mut Rtnl, vid: u16) -> Result {
         dev.data().set_vlan(vid, true)
     }
+    //@ end
 
+    //@ from datapath
     fn vlan_rx_kill_vid(dev: &netdev::Device<Self>, _rtnl: &mut Rtnl, vid: u16) -> Result {
         dev.data().set_vlan(vid, false)
     }
+    //@ end
 
+    //@ from datapath
     fn tx_timeout(dev: &netdev::Device<Self>, queue: u32) {
         let this = dev.data();
         this.tx_timeouts.add(1, Relaxed);
@@ -1573,12 +1690,14 @@ impl<'bound> netdev::Operations for IgbNet<'bound> {
         this.reset_requested.store(1, Relaxed);
         dev.kick_service();
     }
+    //@ end
 
     fn service(dev: &netdev::Device<Self>, rtnl: &mut Rtnl) -> Option<Delta> {
         dev.data().watchdog(dev, rtnl);
         Some(WATCHDOG_PERIOD)
     }
 
+    //@ from datapath
     fn features_check(_dev: &netdev::Device<Self>, skb: &SkBuff, features: u64) -> u64 {
         // Checksum and segmentation offloads need headers the context descriptor can
         // describe; anything else is done in software before `start_xmit`.
@@ -1596,6 +1715,7 @@ impl<'bound> netdev::Operations for IgbNet<'bound> {
             _ => features & !(netdev::NETIF_F_CSUM_MASK | netdev::NETIF_F_GSO_MASK),
         }
     }
+    //@ end
 
     //@ from stats
     fn queue_stats_rx(dev: &netdev::Device<Self>, index: u32, stats: &mut QueueStatsRx) {

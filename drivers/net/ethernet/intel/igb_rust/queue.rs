@@ -11,34 +11,48 @@
 //! (budget 0), which may have interrupted a holder of the xmit lock on this CPU, cleans too.
 
 use kernel::{
-    dma::Coherent,
-    io::{io_project, io_read, io_write, Io},
+    io::Io,
     irq::IrqReturn,
     net::{
+        napi::{Instance, Napi, NapiContext, Poll, Rx},
+        netdev::{self, Rtnl},
+    },
+    prelude::*,
+    sync::{
+        atomic::{Atomic, Relaxed},
+        Arc,
+    },
+};
+
+//@ from datapath
+use kernel::{
+    dma::Coherent,
+    io::{io_project, io_read, io_write},
+    net::{
         dim::{self, Dim},
-        napi::{Instance, Napi, NapiContext, Poll, Rx, RxContext},
-        netdev::{self, ring, Rtnl, TxRequest, XmitQueue},
+        napi::RxContext,
+        netdev::{ring, TxRequest, XmitQueue},
         page_pool::{Page, PagePool, Params, ParkedPage},
         skb::{HashType, RxChecksum, SkBuff, Tso, TxChecksum, VlanProto, VlanTag, L4, MAX_FRAGS},
         tx::{MapSlot, TxBuf, MAX_SEGMENTS},
         xdp,
     },
-    prelude::*,
     sync::{
-        atomic::{Acquire, Atomic, Relaxed},
+        atomic::Acquire,
         barrier::{dma_mb, Read, Write},
-        Arc,
     },
 };
 
+use crate::{
+    hw::TailReg,
+    net::{throttle, FRAME_OVERHEAD, MAX_MTU},
+};
+//@ end
 use kernel::net::xdp::{DropReason, Frame}; //@ xdp
 
-use crate::{
-    hw::{Bar0, TailReg},
-    net::{throttle, FRAME_OVERHEAD, MAX_MTU},
-    regs, IgbNet,
-};
+use crate::{hw::Bar0, regs, IgbNet};
 
+//@ from datapath
 //@ from xdp
 /// The RSS hash of a received frame for an XDP program (`bpf_xdp_metadata_rx_hash()`), from
 /// its descriptor's write-back words ([`rx_meta`]): the low word's type field says what the
@@ -264,6 +278,7 @@ impl DescRing {
         self.0.dma_address()
     }
 }
+//@ end
 
 /// Hardware shared by the netdev and every vector.
 pub(crate) struct Hw<'bound> {
@@ -278,7 +293,7 @@ pub(crate) struct Hw<'bound> {
 pub(crate) enum IrqOp {
     Unmask,
     Mask,
-    Fire,
+    Fire, //@ datapath
 }
 
 impl Hw<'_> {
@@ -291,10 +306,10 @@ impl Hw<'_> {
         match (self.msix, op) {
             (true, IrqOp::Unmask) => bar.write_reg(regs::EIMS::zeroed().with_mask(bits)),
             (true, IrqOp::Mask) => bar.write_reg(regs::EIMC::zeroed().with_mask(bits)),
-            (true, IrqOp::Fire) => bar.write_reg(regs::EICS::zeroed().with_mask(bits)),
+            (true, IrqOp::Fire) => bar.write_reg(regs::EICS::zeroed().with_mask(bits)), //@ datapath
             (false, IrqOp::Unmask) => bar.write_reg(regs::IMS::zeroed().with_mask(bits)),
             (false, IrqOp::Mask) => bar.write_reg(regs::IMC::zeroed().with_mask(bits)),
-            (false, IrqOp::Fire) => bar.write_reg(regs::ICS::zeroed().with_causes(bits)),
+            (false, IrqOp::Fire) => bar.write_reg(regs::ICS::zeroed().with_causes(bits)), //@ datapath
         }
     }
 }
@@ -315,6 +330,7 @@ pub(crate) const ICR_DRSTA: u32 = 1 << 30;
 /// The causes vector 0 serves besides the queues' own.
 pub(crate) const ICR_OTHER: u32 = ICR_LSC | ICR_DOUTSYNC | ICR_DRSTA;
 
+//@ from datapath
 /// Per-queue counters, read by `get_stats64` and `ethtool -S` at any time.
 pub(crate) struct QueueStats {
     pub(crate) rx_packets: Atomic<u64>,
@@ -381,6 +397,7 @@ impl QueueStats {
         }
     }
 }
+//@ end
 
 /// What a vector serves.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -391,21 +408,27 @@ pub(crate) enum Role {
     Queue(u16),
 }
 
+//@ from datapath
 /// Recycle every received frame without building an skb: only in the copy `make bench`
 /// builds (`IGB_RUST_BENCH=y`) to measure the RX ceiling, never in the driver users load.
 const DROP_ALL: bool = cfg!(igb_rust_bench);
+//@ end
 
 /// The NAPI instance of vector `index`: its shared data, its RX ring and the parameters of
 /// its page pool.
 pub(crate) fn vector_instance<'b>(
     hw: &Arc<Hw<'b>>,
     index: u32,
+    //@ until datapath: ) -> Result<Instance<impl PinInit<VectorData<'b>, Error> + 'b, ()>> {
+    //@ from datapath
 ) -> Result<Instance<impl PinInit<VectorData<'b>, Error> + 'b, Option<RxRing>>> {
+    //@ end
     let role = match index.checked_sub(1) {
         None => Role::Other,
         // At most 8 queues.
         Some(q) => Role::Queue(q as u16),
     };
+    //@ from datapath
     let state = match role {
         Role::Other => None,
         Role::Queue(q) => Some(RxRing::new(hw, q, DEFAULT_RING_SIZE)?),
@@ -415,6 +438,7 @@ pub(crate) fn vector_instance<'b>(
         offset: RX_HEADROOM,
         max_len: RX_BUF_LEN,
     });
+    //@ end
     // What masks, unmasks and fires the vector: its EIMS bit, or, with a single interrupt,
     // its causes.
     let mask = match (hw.msix, role) {
@@ -424,8 +448,10 @@ pub(crate) fn vector_instance<'b>(
     };
     Ok(Instance {
         data: VectorData::new(hw.clone(), role, mask)?,
-        state,
-        pool,
+        //@ until datapath: state: (),
+        //@ until datapath: pool: None,
+        state, //@ datapath
+        pool,  //@ datapath
         queue: match role {
             Role::Other => None,
             Role::Queue(q) => Some(u32::from(q)),
@@ -495,12 +521,14 @@ pub(crate) struct VectorData<'bound> {
     pub(crate) role: Role,
     /// EIMS/EIMC/EICS bit of this vector, or with a single interrupt its IMS/IMC/ICS causes.
     pub(crate) eims: u32,
+    //@ from datapath
     pub(crate) stats: QueueStats,
     /// What the watchdog saw last: the TX packets completed so far if frames were pending,
     /// `NOT_PENDING` if none were.
     tx_watch: Atomic<u64>,
     /// Watchdog periods in a row that found frames pending and none completed.
     tx_stalls: Atomic<u32>,
+    //@ end
     /// With a single interrupt, the "other" causes its handler read from ICR (which cleared
     /// them) for vector 0's poll.
     causes: Atomic<u32>,
@@ -508,6 +536,7 @@ pub(crate) struct VectorData<'bound> {
     pub(crate) irqs: Atomic<u32>,
 }
 
+//@ from datapath
 /// [`VectorData::tx_watch`] when the ring was empty.
 const NOT_PENDING: u64 = u64::MAX;
 
@@ -967,14 +996,21 @@ impl<'p> xdp::OnVerdict<'p> for XdpOutcome<'_, '_, '_, '_, '_> {
     }
 }
 //@ end
+//@ end
 
 /// Poll routine of a vector.
 impl<'bound> Poll for VectorData<'bound> {
     type Owner = IgbNet<'bound>;
+    //@ until datapath: type State = ();
+    //@ until datapath: type TxState = ();
+    //@ from datapath
     type State = Option<RxRing>;
     /// The cleaning half of the queue's TX ring, made by the first `open`.
     type TxState = Option<TxClean<'bound>>;
+    //@ end
 
+    //@ until datapath: fn poll<'n>(&self, dev: &netdev::Device<IgbNet<'bound>>, _ctx: &NapiContext<'n>, _tx: &mut (), _rx: Option<Rx<'_, 'n, Self>>) -> u32 {
+    //@ from datapath
     fn poll<'n>(
         &self,
         dev: &netdev::Device<IgbNet<'bound>>,
@@ -982,6 +1018,7 @@ impl<'bound> Poll for VectorData<'bound> {
         tx: &mut Self::TxState,
         rx: Option<Rx<'_, 'n, Self>>,
     ) -> u32 {
+        //@ end
         match self.role {
             Role::Other => {
                 // With GPIE.NSICR, reading ICR acknowledges every cause. With a single
@@ -994,6 +1031,9 @@ impl<'bound> Poll for VectorData<'bound> {
                 dev.data().other_causes(dev, icr);
                 0
             }
+            //@ until datapath: // The data path comes with a later patch.
+            //@ until datapath: Role::Queue(_) => 0,
+            //@ from datapath
             Role::Queue(q) => {
                 if let Some(tx) = tx {
                     self.clean_tx(dev, ctx, q, tx);
@@ -1017,7 +1057,7 @@ impl<'bound> Poll for VectorData<'bound> {
                     // a pool.
                     _ => 0,
                 }
-            }
+            } //@ end
         }
     }
 
@@ -1027,6 +1067,7 @@ impl<'bound> Poll for VectorData<'bound> {
 }
 
 impl<'bound> VectorData<'bound> {
+    //@ from datapath
     /// Adaptive interrupt moderation, at the end of a poll that completes: feeds the
     /// vector's counts to DIM and writes the interval it picks. With a single interrupt there
     /// is one queue pair, whose vector is 0.
@@ -1067,6 +1108,7 @@ impl<'bound> VectorData<'bound> {
             }
         }
     }
+    //@ end
 
     pub(crate) fn new<'b>(
         hw: Arc<Hw<'b>>,
@@ -1077,9 +1119,11 @@ impl<'bound> VectorData<'bound> {
             hw,
             role,
             eims,
+            //@ from datapath
             stats: QueueStats::new(),
             tx_watch: Atomic::new(NOT_PENDING),
             tx_stalls: Atomic::new(0),
+            //@ end
             causes: Atomic::new(0),
             irqs: Atomic::new(0),
         }? Error))
@@ -1177,6 +1221,7 @@ impl<'bound> VectorData<'bound> {
         self.hw.vector_irqs(IrqOp::Mask, self.eims);
     }
 
+    //@ from datapath
     /// Called by the watchdog once per period, after the queue vectors were kicked: whether
     /// frames were pending on TX queue `q`, this vector's, both now and at the previous call,
     /// with none completed in between. Process context.
@@ -1210,12 +1255,15 @@ impl<'bound> VectorData<'bound> {
         self.tx_stalls.store(stalls, Relaxed);
         stalls >= periods
     }
+    //@ end
 
+    //@ from datapath
     /// Forgets what the watchdog saw, e.g. after the rings were reset.
     pub(crate) fn tx_watch_reset(&self) {
         self.tx_watch.store(NOT_PENDING, Relaxed);
         self.tx_stalls.store(0, Relaxed);
     }
+    //@ end
 
     /// Reports the link state the MAC sees to the stack. `event`: the link interrupt fired
     /// since the last run, so the link may have gone down and up in between.
@@ -1248,6 +1296,7 @@ impl<'bound> VectorData<'bound> {
         }
     }
 
+    //@ from datapath
     /// Frees completed TX buffers and wakes the queue.
     fn clean_tx(
         &self,
@@ -1947,7 +1996,9 @@ impl<'bound> VectorData<'bound> {
         }
         Some(netdev::Xmit::Ok)
     }
+    //@ end
 }
+//@ from datapath
 
 /// Most bytes in front of the IP header a TX context descriptor can describe (MACLEN).
 pub(crate) const TX_MAX_MAC_LEN: u32 = 127;
@@ -1987,3 +2038,4 @@ fn write_context(
     let mss_l4len = tso.map_or(0, |t| (u64::from(t.mss) << 16) | (u64::from(t.l4_len) << 8));
     desc.write(i, vlan_macip_lens, tucmd | (mss_l4len << 32));
 }
+//@ end
