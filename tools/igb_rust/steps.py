@@ -23,7 +23,10 @@ step is the sources less their markers.
                                     the driver in SRC as of step NAME, to OUT
                                     (NAME "last": the last step), formatted
                                     by RUSTFMT with the kernel's CONFIG
-    steps.py check SRC              every marker names a step; blocks close
+    steps.py check SRC              the markers are sound at every step: each
+                                    names a step, blocks close and nest in
+                                    order, no `until` is dead, no doc comment
+                                    or attribute loses its item
 """
 
 import os
@@ -44,9 +47,11 @@ tag offloads, the queue in use recorded; TX with scatter/gather, the
 checksum and TSO context descriptor, VLAN insertion, byte queue limits
 and the stop/wake protocol, netpoll included; RSS over the queues in
 use; unicast, multicast and promiscuous filters, the VLAN filter
-table, the MTU and the MAC address; adaptive interrupt moderation
-(DIM); the TX hang check and the reset that recovers from it (and from
-a device reset or a TX timeout), with backoff when it fails."""),
+table, the MTU and the MAC address; the TX hang check and the reset
+that recovers from it (and from a device reset or a TX timeout), with
+backoff when it fails; the software counters as the interface's
+statistics. Copybreak and adaptive interrupt moderation (DIM) are
+here, off until ethtool turns them on (next patch)."""),
     ("ethtool", "igb_rust: add ethtool operations",
      """Driver information, channels (queue pairs) and ring sizes changed
 while the interface is up (allocating first, keeping the link), link
@@ -93,6 +98,30 @@ def render(text, at, where):
     """TEXT as of step index AT (len(STEPS) - 1 is the last)."""
     out = []
     blocks = []
+    # A line was left out since the last one kept: only there may a blank
+    # line go (no double blank line, none before a closing brace).
+    gap = False
+    # The last line kept is a doc comment or an attribute, whose item must
+    # not be left out under it.
+    doc = False
+
+    def keep(line):
+        nonlocal gap, doc
+        if gap and not line.strip() and out and not out[-1].strip():
+            return
+        if gap and line.strip().startswith("}") and len(out) > 1 and not out[-1].strip():
+            out.pop()
+        out.append(line)
+        gap = False
+        doc = line.strip().startswith(("///", "#["))
+
+    def leave(line, here):
+        nonlocal gap
+        gap = True
+        code = line.strip()
+        if doc and code and not code.startswith(("//", "#[")):
+            raise SystemExit(f"{here}: left out under a doc comment or attribute that stays")
+
     for n, line in enumerate(text.split("\n"), 1):
         here = f"{where}:{n}"
         m = BLOCK.match(line)
@@ -101,43 +130,50 @@ def render(text, at, where):
             if blocks and inner < blocks[-1]:
                 raise SystemExit(f"{here}: a block of an earlier step inside a later one")
             blocks.append(inner)
+            gap = True
             continue
         m = END.match(line)
         if m:
             if not blocks:
                 raise SystemExit(f"{here}: `//@ end` without `//@ from`")
+            if "//@" in m.group(1):
+                raise SystemExit(f"{here}: two markers on one line")
             # `CODE //@ end` (as rustfmt may put it): CODE is the block's last line.
-            if m.group(1).strip() and blocks[-1] <= at:
-                out.append(m.group(1))
+            if m.group(1).strip():
+                if blocks[-1] <= at:
+                    keep(m.group(1))
+                else:
+                    leave(m.group(1), here)
             blocks.pop()
-            continue
-        if blocks and blocks[-1] > at:
+            gap = True
             continue
         m = UNTIL.match(line)
         if m:
-            if index(m.group(2), here) > at:
-                out.append(m.group(1) + m.group(3))
+            step = index(m.group(2), here)
+            # Inside a block, it exists only from the block's step on.
+            if blocks and step <= blocks[-1]:
+                raise SystemExit(f"{here}: `until {m.group(2)}` inside a block of a later step")
+            if not (blocks and blocks[-1] > at) and step > at:
+                keep(m.group(1) + m.group(3))
+            else:
+                gap = True
+            continue
+        if blocks and blocks[-1] > at:
+            leave(line, here)
             continue
         m = LINE.match(line)
         if m and "//@" not in m.group(1):
             if index(m.group(2), here) <= at:
-                out.append(m.group(1))
+                keep(m.group(1))
+            else:
+                leave(m.group(1), here)
             continue
         if "//@" in line:
             raise SystemExit(f"{here}: a marker this script does not know: {line.strip()}")
-        out.append(line)
+        keep(line)
     if blocks:
         raise SystemExit(f"{where}: a block is not closed")
-    # Removed lines leave no double blank line, and no blank line before a
-    # closing brace.
-    res = []
-    for line in out:
-        if not line.strip() and res and not res[-1].strip():
-            continue
-        if line.strip().startswith("}") and res and not res[-1].strip() and len(res) > 1:
-            res.pop()
-        res.append(line)
-    return "\n".join(res)
+    return "\n".join(out)
 
 
 def write(src, name, dst):
@@ -181,7 +217,8 @@ def main(argv):
     elif len(argv) == 2 and argv[0] == "check":
         for f in sorted(os.listdir(argv[1])):
             if f.endswith(".rs"):
-                render(open(os.path.join(argv[1], f)).read(), len(STEPS) - 1, f)
+                for at in range(len(STEPS)):
+                    render(open(os.path.join(argv[1], f)).read(), at, f)
     else:
         raise SystemExit(__doc__)
 

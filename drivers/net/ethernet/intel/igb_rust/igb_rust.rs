@@ -160,7 +160,10 @@ impl netdev::pci::Driver for IgbDriver {
         // Vector 0 for link and other causes, one per queue pair (8, what RSS spreads over),
         // each with its NAPI instance. With fewer MSI-X vectors, fewer queue pairs; without
         // MSI-X, one MSI or INTx interrupt for everything and one queue pair. One pair per CPU
-        // is in use at first; `ethtool -L` puts the others to use.
+        // is in use at first.
+        //@ from ethtool
+        // `ethtool -L` puts the others to use.
+        //@ end
         let want = MAX_QUEUES;
         let mut registrar = registrar;
         let irqs = registrar

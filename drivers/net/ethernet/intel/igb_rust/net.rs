@@ -21,7 +21,7 @@ use kernel::{
 //@ from datapath
 use kernel::{
     net::{
-        netdev::{MacAddress, RxMode},
+        netdev::{MacAddress, RxMode, Stats64},
         skb::{SkBuff, TxChecksum},
     },
     new_mutex,
@@ -38,7 +38,7 @@ use kernel::net::ethtool::{
 //@ end
 use kernel::net::ethtool::{PauseStats, StringSet, StringWriter}; //@ stats
 use kernel::net::ethtool::{Wol, WolEvent, WolSettings}; //@ pm
-use kernel::net::netdev::{QueueStatsRx, QueueStatsTx, Stats64}; //@ stats
+use kernel::net::netdev::{QueueStatsRx, QueueStatsTx}; //@ stats
 use kernel::net::{skb::VlanTag, xdp}; //@ xdp
 
 //@ from datapath
@@ -370,8 +370,10 @@ pub(crate) struct IgbNet<'bound> {
     /// Bumped after every write of the fixed interval to the vectors: polls moderating
     /// adaptively write theirs again.
     pub(crate) itr_gen: Atomic<u32>,
+    //@ from datapath
     /// The queue vectors' interval follows the traffic (`adaptive-rx`, DIM).
-    pub(crate) adaptive_rx: Atomic<bool>, //@ datapath
+    pub(crate) adaptive_rx: Atomic<bool>,
+    //@ end
     /// Pause frame settings: [`PAUSE_RX`], [`PAUSE_TX`], [`PAUSE_AUTONEG`].
     pause: Atomic<u32>,
     /// The speed and duplex modes the PHY advertises (`ethtool -s advertise`): ANAR's
@@ -558,10 +560,14 @@ impl<'bound> IgbNet<'bound> {
         r
     }
 
+    //@ until datapath: /// Acts on the causes vector 0's poll found in ICR (already acknowledged): a link
+    //@ until datapath: /// change is the watchdog's to report. Any context.
+    //@ from datapath
     /// Acts on the causes vector 0's poll found in ICR (already acknowledged): a link change
     /// is the watchdog's to report, and so is a device reset, which cleared the rings and the
     /// interrupt masks (nothing else would notice on an idle or receive-only port: the hang
     /// check needs frames pending); DMA out of sync is counted. Any context.
+    //@ end
     pub(crate) fn other_causes(&self, dev: &netdev::Device<Self>, icr: u32) {
         //@ from datapath
         if icr & queue::ICR_DRSTA != 0 {
@@ -1138,8 +1144,11 @@ impl<'bound> IgbNet<'bound> {
             return r;
         }
         // The reset stops whatever is left before the buffers are given back (a queue that
-        // did not stop too); it also clears the statistics registers, so collect them first.
-        self.hw_stats.freeze(bar); //@ stats
+        // did not stop too).
+        //@ from stats
+        // It also clears the statistics registers: collect them first.
+        self.hw_stats.freeze(bar);
+        //@ end
         r = hw::reset(bar, self.hw.pdev);
         if r.is_err() {
             // Nothing confirmed that the device stopped: it may still write to the buffers
@@ -1169,8 +1178,10 @@ impl<'bound> IgbNet<'bound> {
         // MAC reset completes: the device then holds nothing of the old rings (descriptors it
         // fetched still point at pages given back since).
         if !hw::dma_is_on(self.hw.pdev) {
+            //@ from stats
             // The reset clears the statistics registers (idempotent after a stop's freeze).
-            self.hw_stats.freeze(bar); //@ stats
+            self.hw_stats.freeze(bar);
+            //@ end
             hw::reset(bar, self.hw.pdev).inspect_err(|_| {
                 dev_err!(
                     self.hw.pdev,
@@ -1378,8 +1389,12 @@ impl<'bound> IgbNet<'bound> {
     }
     //@ end
 
+    //@ until datapath: /// Reports the link state once per [`WATCHDOG_PERIOD`]; also runs early on a link
+    //@ until datapath: /// change.
+    //@ from datapath
     /// Checks the device once per [`WATCHDOG_PERIOD`] and recovers it when needed; also runs
     /// early on a link change or a TX timeout.
+    //@ end
     fn watchdog(&self, dev: &netdev::Device<Self>, rtnl: &mut Rtnl) {
         let link_event = self.link_event.xchg(0, Relaxed) != 0;
         //@ until datapath: if let Some(other) = dev.napi(0) {
@@ -1483,7 +1498,7 @@ impl<'bound> IgbNet<'bound> {
         // keeps `start_xmit` away from the rings until they are rebuilt.
         dev.tx_disable(rtnl);
         //@ from datapath
-        // Nor does `ndo_xdp_xmit` queue anything from here on.
+        // Nor is anything queued on the rings from here on (`ndo_xdp_xmit` too).
         for (q, _) in queue_vectors(dev) {
             if let Some(mut g) = dev.lock_tx(u32::from(q), &*rtnl) {
                 g.live = false;
@@ -1586,7 +1601,7 @@ impl<'bound> netdev::Operations for IgbNet<'bound> {
         }
     }
 
-    //@ from stats
+    //@ from datapath
     fn get_stats64(dev: &netdev::Device<Self>, stats: &mut Stats64) {
         for (_, d) in queue_vectors(dev) {
             let s = &d.stats;
@@ -1598,8 +1613,11 @@ impl<'bound> netdev::Operations for IgbNet<'bound> {
             stats.tx_bytes += s.tx_bytes.load(Relaxed);
             stats.tx_dropped += s.tx_dropped.load(Relaxed);
         }
+        //@ from stats
+        // The MAC's counters: errors and drops the queues do not see.
         let this = dev.data();
         this.hw_stats.fill(&this.hw.bar, stats);
+        //@ end
     }
     //@ end
 

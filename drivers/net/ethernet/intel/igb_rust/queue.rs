@@ -1,5 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 
+//@ until datapath: //! Interrupt vectors and NAPI.
+//@ until datapath: //!
+//@ until datapath: //! Vector 0 handles "other" causes (link changes); vector `q + 1` serves queue pair `q`,
+//@ until datapath: //! whose rings come with the data path. Every vector is a NAPI instance of the device.
+//@ from datapath
 //! Interrupt vectors, NAPI and the descriptor rings.
 //!
 //! Vector 0 handles "other" causes (link changes); vector `q + 1` serves RX queue `q` and TX
@@ -9,6 +14,7 @@
 //! context take it), its cleaning half to the poll, and descriptors pass between the two
 //! through the ring's indices ([`ring`]). The cleaning half needs no lock, so a netpoll poll
 //! (budget 0), which may have interrupted a holder of the xmit lock on this CPU, cleans too.
+//@ end
 
 use kernel::{
     io::Io,
@@ -463,9 +469,11 @@ pub(crate) fn vector_instance<'b>(
 
 /// The interrupt handler of a vector: masks it and schedules its NAPI instance.
 pub(crate) fn handle_irq(napi: &Napi<VectorData<'_>>) -> IrqReturn {
+    //@ from ethtool
     if napi.data().role == Role::Other {
         napi.data().irqs.add(1, Relaxed);
     }
+    //@ end
     // Mask this vector until the poll is done: EIAM is left clear, so the hardware does not
     // mask it on its own.
     napi.data().mask();
@@ -498,7 +506,7 @@ pub(crate) fn handle_single_irq<'a, 'b: 'a>(
         }
         // Reading ICR acknowledged them: the poll learns which from here.
         if napi.data().role == Role::Other {
-            napi.data().irqs.add(1, Relaxed);
+            napi.data().irqs.add(1, Relaxed); //@ ethtool
             let causes = &napi.data().causes;
             let mut cur = causes.load(Relaxed);
             while let Err(now) = causes.cmpxchg(cur, cur | mine, Relaxed) {
@@ -532,8 +540,10 @@ pub(crate) struct VectorData<'bound> {
     /// With a single interrupt, the "other" causes its handler read from ICR (which cleared
     /// them) for vector 0's poll.
     causes: Atomic<u32>,
+    //@ from ethtool
     /// Interrupts of vector 0 (link and other causes) handled: the self-test's witness.
     pub(crate) irqs: Atomic<u32>,
+    //@ end
 }
 
 //@ from datapath
@@ -1125,7 +1135,7 @@ impl<'bound> VectorData<'bound> {
             tx_stalls: Atomic::new(0),
             //@ end
             causes: Atomic::new(0),
-            irqs: Atomic::new(0),
+            irqs: Atomic::new(0), //@ ethtool
         }? Error))
     }
 
@@ -1840,7 +1850,7 @@ impl<'bound> VectorData<'bound> {
     ) -> Option<netdev::Xmit<'x>> {
         let txq = xq.queue();
 
-        // A ring the device does not read (after a failed resume, until the watchdog's reset)
+        // A ring the device does not read (after a failed reset, until the watchdog's next)
         // takes nothing.
         let ring = match data.ring.as_mut() {
             Some(r) if data.live => r,
