@@ -32,7 +32,9 @@
 # with CONFIG_IGB_RUST off until the driver's patch and on from it, and no
 # compiler warning; for a step that changes Rust code, the kernel crate (and
 # the driver, once it is there) through clippy and `make rustdoc`, both
-# without a warning; the C helpers with W=1. The last tree is also built
+# without a warning; the C helpers with W=1; and the kernel crate's
+# doctests, built in (KUnit) and run as the step's kernel boots in the
+# guest (scripts/vm.sh with VM_BUILD). The last tree is also built
 # with CONFIG_IGB_RUST off again. The table of checks per patch goes to
 # checks.md beside the series.
 set -euo pipefail
@@ -361,15 +363,18 @@ rm -rf "$CTREE"
 mkdir -p "$CBUILD"
 cp -al "$PRISTINE" "$CTREE"
 # The test configuration without DWARF and BTF, which would double every
-# build and check nothing about the series; made again when the test
-# configuration changed.
+# build and check nothing about the series, and with the kernel crate's
+# doctests; made again when the test configuration or these changes to it
+# changed.
 src_config=$(readlink -f "$CACHE/current")/.config
-if ! cmp -s "$src_config" "$CBUILD/.config.source"; then
+CONFIG_CHANGES=(-d DEBUG_INFO_BTF -d DEBUG_INFO_DWARF_TOOLCHAIN_DEFAULT -d DEBUG_INFO_DWARF4
+	-d DEBUG_INFO_DWARF5 -e DEBUG_INFO_NONE -e KUNIT -e RUST_KERNEL_DOCTESTS)
+if ! cmp -s "$src_config" "$CBUILD/.config.source" ||
+	[ "$(cat "$CBUILD/.config.changes" 2>/dev/null)" != "${CONFIG_CHANGES[*]}" ]; then
 	cp "$src_config" "$CBUILD/.config"
 	cp "$src_config" "$CBUILD/.config.source"
-	"$CTREE/scripts/config" --file "$CBUILD/.config" -d DEBUG_INFO_BTF \
-		-d DEBUG_INFO_DWARF_TOOLCHAIN_DEFAULT -d DEBUG_INFO_DWARF4 -d DEBUG_INFO_DWARF5 \
-		-e DEBUG_INFO_NONE
+	"$CTREE/scripts/config" --file "$CBUILD/.config" "${CONFIG_CHANGES[@]}"
+	echo "${CONFIG_CHANGES[*]}" > "$CBUILD/.config.changes"
 fi
 MK=(make -C "$CTREE" O="$CBUILD" LLVM="$LLVM_SUFFIX" BINDGEN="$TOOLS/bin/bindgen"
     RUST_LIB_SRC="$RUST_SRC_ROOT/usr/lib/rustlib/src/rust/library" -j"$(nproc)")
@@ -390,10 +395,12 @@ cell() {	# cell LOG: REPLY is "ok" or the count of warnings, counted as a failur
 }
 TABLE=$OUTDIR/checks.md
 {
-	echo "| step | patch | build | clippy | rustdoc | helpers W=1 |"
-	echo "|---|---|---|---|---|---|"
+	echo "| step | patch | build | clippy | rustdoc | helpers W=1 | doctests (KUnit) |"
+	echo "|---|---|---|---|---|---|---|"
 } > "$TABLE"
 i=0
+dstep=0
+rm -rf "$CBUILD/igb_rust-steps"
 for c in $(git -C "$WORK" rev-list --reverse "$base"..HEAD); do
 	i=$((i + 1))
 	subj=$(git -C "$WORK" log -1 --format=%s "$c")
@@ -433,9 +440,55 @@ for c in $(git -C "$WORK" rev-list --reverse "$base"..HEAD); do
 			echo "error: helpers" >>"$L-helpers.log"
 		cell "$L-helpers.log"; helpers=$REPLY
 	fi
-	echo "  build: $build; clippy: $clippy; rustdoc: $rdoc; helpers W=1: $helpers"
-	echo "| $i | $subj | $build | $clippy | $rdoc | $helpers |" >> "$TABLE"
+	# The kernel crate's doctests of this step, run by KUnit as the step's
+	# kernel boots, for a step that changes the kernel crate.
+	kunit=-
+	if [ "$build" = ok ] && git -C "$WORK" diff --name-only "$c~1" "$c" | grep -q '^rust/kernel/'; then
+		VM_BUILD=$CBUILD bash "$REPO/scripts/vm.sh" --timeout 900 --log "$L-kunit.log" -- true \
+			>/dev/null 2>&1 || true
+		res=$(sed -nE 's/.*# rust_doctests_kernel: pass:([0-9]+) fail:([0-9]+) skip:([0-9]+) total:([0-9]+).*/\1 \2 \3 \4/p' \
+			"$L-kunit.log" | tail -1)
+		set -- $res
+		if [ $# = 4 ] && [ "$2" = 0 ] && [ "$4" -gt 0 ]; then
+			kunit="$1 of $4 passed"
+		else
+			kunit="FAILS ($(basename "$L-kunit.log"))"
+			bad=$((bad + 1))
+		fi
+	fi
+	# The driver's module of this step, numbered by its place in the series,
+	# for the guest run below (a step that does not build has none there).
+	if git -C "$WORK" diff --name-only "$c~1" "$c" | grep -q "^$DRV/"; then
+		dstep=$((dstep + 1))
+		d=$CBUILD/igb_rust-steps/$dstep-${DRIVER_STEPS[$((dstep - 1))]}/$DRV
+		mkdir -p "$d"
+		[ "$build" != ok ] || cp "$CBUILD/$DRV/igb_rust.ko" "$d/"
+	fi
+	echo "  build: $build; clippy: $clippy; rustdoc: $rdoc; helpers W=1: $helpers; doctests: $kunit"
+	echo "| $i | $subj | $build | $clippy | $rdoc | $helpers | $kunit |" >> "$TABLE"
 done
+# Each step of the driver before the last in the guest, on the kernel of
+# the whole series (the driver's patches change nothing else): the guest's
+# part "steps" (tools/igb_rust/tests/steps.sh), as make check runs it.
+G=$CBUILD/guest
+rm -rf "$G" "$CBUILD/mods"
+mkdir -p "$G"
+"${MK[@]}" -s INSTALL_MOD_PATH="$CBUILD/mods" modules_install >/dev/null 2>&1 || true
+VM_BUILD=$CBUILD VM_RWDIR=$G VM_QMP_DIR=$G/qmp bash "$REPO/scripts/vm.sh" --timeout 900 \
+	--log "$CBUILD/steps-console.log" -- env OUT="$G" TESTS=steps \
+	STEPS_XDP_OBJ="$(readlink -f "$CACHE/current")/xdp/pass.o" bash "$REPO/tools/igb_rust/check.sh" \
+	>/dev/null 2>&1
+gp=$(grep -c '^ok ' "$G/tap.txt" 2>/dev/null || true)
+gf=$(grep -c '^not ok ' "$G/tap.txt" 2>/dev/null || true)
+if [ "${gp:-0}" -gt 0 ] && [ "${gf:-0}" = 0 ] && grep -q '^1\.\.' "$G/tap.txt"; then
+	gres="ok ($gp tests)"
+else
+	gres="FAILS (${gf:-?} of $((gp + gf)) tests; $G/tap.txt)"
+	bad=$((bad + 1))
+fi
+echo "the driver's steps before the last in the guest: $gres"
+echo "| - | the driver's steps before the last, in the guest (part steps) | $gres | - | - | - | - |" >> "$TABLE"
+
 # The whole series with the driver's option off again: nothing of it may
 # warn when the driver is not built.
 "$CTREE/scripts/config" --file "$CBUILD/.config" -d IGB_RUST
@@ -448,6 +501,6 @@ else
 	bad=$((bad + 1))
 fi
 echo "the whole series with CONFIG_IGB_RUST off: $off"
-echo "| - | the whole series, CONFIG_IGB_RUST off | $off | - | - | - |" >> "$TABLE"
+echo "| - | the whole series, CONFIG_IGB_RUST off | $off | - | - | - | - |" >> "$TABLE"
 echo "checks per patch: $TABLE"
 exit $((bad > 0))

@@ -10,7 +10,8 @@
 #                                        on this terminal; no time limit)
 #        vm.sh --print-accel    (prints kvm or tcg: what a boot would use)
 #
-# Boots the production kernel ($CACHE/current); with KVARIANT=debug in the
+# Boots the production kernel ($CACHE/current, or the build in VM_BUILD,
+# which `make patches CHECK=1` boots for each step); with KVARIANT=debug in the
 # environment, the debug kernel (KVARIANT=debug scripts/build.sh); with
 # ARCH=arm64, the arm64 board kernel (ARCH=arm64 scripts/build.sh) on QEMU's
 # virt machine with a Cortex-A53, from an initramfs of Debian's arm64
@@ -93,6 +94,7 @@ if [ "$KARCH" = arm64 ]; then
 	cp "$BUILD/igb_rust/$ko" "$stage$BUILD/igb_rust/$ko"
 	cp "$BUILD/$ko" "$stage$BUILD/$ko"
 	cp "$BUILD/include/config/kernel.release" "$stage$BUILD/include/config/"
+	cp "$BUILD/.config" "$stage$BUILD/"
 	cp -a "$BUILD/mods/lib" "$stage$BUILD/mods/"
 	(cd "$REPO" && { git ls-files -co --exclude-standard tools/igb_rust 2>/dev/null ||
 		find tools/igb_rust -type f; } | grep -v '^tools/igb_rust/\(bench\|pp_bench\|pm_cycle\|compile_fail\)/' |
@@ -141,7 +143,7 @@ if [ "$KARCH" = arm64 ]; then
 fi
 
 case "${KVARIANT:-}" in
-"") BUILD=$(readlink -f "$CACHE/current");;
+"") BUILD=$(readlink -f "${VM_BUILD:-$CACHE/current}");;
 debug) BUILD=$(readlink -f "$CACHE/current-debug");;
 *) die "KVARIANT=$KVARIANT: only debug is known";;
 esac

@@ -15,10 +15,12 @@ kunit_summary() {
 		sed -nE 's/^[[:space:]]*# ([A-Za-z0-9_]+): pass:([0-9]+) fail:([0-9]+) skip:([0-9]+) total:([0-9]+)$/\1 \2 \3 \4 \5/p'
 }
 suites=$(kunit_summary)
-# The doctests are built into the debug kernel only (KASAN and lockdep
-# watch them there); the production kernel has no KUnit.
-if [ "${IGB_RUST_KVARIANT:-}" != debug ]; then
-	note "the production kernel has no KUnit: the Rust doctests run on the debug kernel"
+# The doctests are built into the debug kernel (KASAN and lockdep watch
+# them there) and the arm64 board kernel (a second architecture); the x86
+# production kernel has no KUnit.
+if [ "${IGB_RUST_KVARIANT:-}" != debug ] &&
+	! grep -q '^CONFIG_RUST_KERNEL_DOCTESTS=y' "$IGB_RUST_BUILD/.config" 2>/dev/null; then
+	note "this kernel has no KUnit: the Rust doctests run on the debug and the arm64 kernels"
 elif echo "$suites" | grep -q '^rust_doctests_kernel '; then
 	ok "KUnit ran the kernel crate's Rust doctests"
 else
