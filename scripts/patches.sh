@@ -10,11 +10,11 @@
 #     nothing uses what a later patch adds (no module uses one above it);
 #     a file's declarations of submodules that land later are withheld
 #     until then;
-#   2-igb_rust/: the driver in steps (tools/igb_rust/steps.py: probe,
-#     reset, PHY and link, with the Kconfig entry and Makefile line of
-#     patches/0010, the in-tree build that scripts/build.sh also builds;
-#     then the data path, ethtool, XDP, power management, statistics), each
-#     of which builds, and the documentation.
+#   2-igb_rust/: the driver in steps (tools/igb_rust/steps.py: probe and
+#     reset, with the Kconfig entry and Makefile line of patches/0010, the
+#     in-tree build that scripts/build.sh also builds; then PHY and link,
+#     the data path, ethtool, XDP, power management, statistics), each of
+#     which builds, and the documentation.
 #
 # Each patch that adds files adds them to a MAINTAINERS entry of the series
 # (tools/igb_rust/maintainers.py).
@@ -276,8 +276,8 @@ written in Rust with no unsafe code, and its documentation. It needs
 the series \"Rust abstractions for Ethernet drivers\" ($n1 patches) and
 applies to Linux $KVERSION with it.
 
-The driver comes in steps, each of which builds and runs: probe,
-reset, the PHY and the link; the data path; ethtool operations; XDP;
+The driver comes in steps, each of which builds and runs: probe and
+reset; the PHY and the link; the data path; ethtool operations; XDP;
 power management with error recovery and Wake-on-LAN; statistics.
 
 Benchmark against igb on the same emulated 82576 (QEMU, TCG; guest

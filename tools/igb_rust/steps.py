@@ -39,6 +39,13 @@ STEPS = [
     # The first step's message is patches/0010's, which also adds the Kconfig
     # entry and the Makefile line.
     ("probe", None, None),
+    ("link", "igb_rust: bring the link up through the PHY",
+     """Open powers the PHY up (after a reset of it when the MAC was reset)
+and starts autonegotiation with every speed and duplex mode and both
+pause directions; the link interrupt (vector 0's other causes) and a
+watchdog every two seconds report the link, set the carrier and program
+flow control as the partner agreed (IEEE 802.3 annex 28B). Stop powers
+the PHY down."""),
     ("datapath", "igb_rust: add the data path",
      """The RX and TX descriptor rings, one queue pair per MSI-X vector
 with its NAPI instance and page pool: RX into page_pool pages

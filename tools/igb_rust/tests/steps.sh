@@ -1,10 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # The driver as each earlier step of its patch series leaves it (make check
 # builds them from tools/igb_rust/steps.py into igb_rust-steps/N-NAME of the
-# build): each loads with the permanent address, gets the link on both ends
-# and unloads; it has what its step and the ones before it add (traffic both
-# ways from the data path on, ...), and none of what later steps add. The
-# last step is the driver the other parts test.
+# build): each loads, registers the interface with the permanent address and
+# unloads; it has what its step and the ones before it add (the link from the
+# link step on, traffic both ways from the data path on, ...), and none of
+# what later steps add. The last step is the driver the other parts test.
 
 STEPS_DIR=$IGB_RUST_BUILD/igb_rust-steps
 # An XDP program that passes every frame (make patches CHECK=1 names the
@@ -48,6 +48,11 @@ pings() {	# pings SIZE: three datagrams each way, unfragmented
 	ping -c 3 -i 0.2 -W 2 -M do -s "$1" "$PEER_IP" &&
 		ip netns exec "$NS" ping -c 3 -i 0.2 -W 2 -M do -s "$1" "$DUT_IP"
 }
+carrier_both() {	# setup_pair waited for both
+	[ "$(cat "/sys/class/net/$DUT_IF/carrier" 2>/dev/null)" = 1 ] || { echo "no carrier on $DUT_IF"; return 1; }
+	[ "$(ip netns exec "$NS" cat "/sys/class/net/$PEER_IF/carrier" 2>/dev/null)" = 1 ] ||
+		{ echo "no carrier on the peer"; return 1; }
+}
 wol_shown() {
 	local o
 	o=$(ethtool "$DUT_IF") || return 1
@@ -71,14 +76,19 @@ for i in "${!step_dirs[@]}"; do
 		break
 	fi
 	kmsg_mark "step-$num"
-	# Not through `check`: setup_pair sets DUT_IF and PEER_IF for what follows.
-	if setup_pair v4only && [ "$(cat "/sys/class/net/$DUT_IF/address")" = "$DUT_MAC" ]; then
-		ok "step $num (${names[$i]}): loads with the permanent MAC, the link comes up on both ends"
+	# Not through `check`: setup_pair sets DUT_IF and PEER_IF for what follows
+	# (and fails, once they are set, where there is no link: before the link
+	# step, which the check of the carrier below tells).
+	setup_pair v4only
+	if [ -n "${DUT_IF:-}" ] && [ "$(cat "/sys/class/net/$DUT_IF/address")" = "$DUT_MAC" ]; then
+		ok "step $num (${names[$i]}): loads, registers the interface with the permanent MAC"
 	else
-		fail "step $num (${names[$i]}): loads with the permanent MAC, the link comes up on both ends" "$(dmesg_since "step-$num" | tail -n 20)"
+		fail "step $num (${names[$i]}): loads, registers the interface with the permanent MAC" \
+			"$(dmesg_since "step-$num" | tail -n 20)"
 	fi
-	feature "ping both ways" "$num" datapath "100% packet loss" pings 56
-	feature "1472-byte datagrams both ways" "$num" datapath "100% packet loss" pings 1472
+	feature "the link comes up on both ends" "$num" link "no carrier" carrier_both
+	feature "ping both ways" "$num" datapath "100% packet loss|unreachable" pings 56
+	feature "1472-byte datagrams both ways" "$num" datapath "100% packet loss|unreachable" pings 1472
 	feature "ethtool ring sizes (ethtool -g)" "$num" ethtool "Operation not supported" ethtool -g "$DUT_IF"
 	feature "XDP in driver mode" "$num" xdp "not support" \
 		ip -force link set dev "$DUT_IF" xdpdrv obj "$xdp_obj" sec xdp

@@ -540,6 +540,7 @@ pub(crate) fn set_rar0(bar: &Bar0<'_>, mac: &MacAddr) -> Result {
     Ok(())
 }
 
+//@ from link
 /// PHY register 0 (BMCR) value that restarts autonegotiation (speed and duplex bits as the
 /// 1000 Mb/s full duplex the PHY resolves to when autonegotiation is off).
 const BMCR_AUTONEG_RESTART: u32 = (1 << 12) | (1 << 9) | (1 << 8) | (1 << 6);
@@ -584,6 +585,7 @@ impl Advert {
         u32::from(self.anar) | u32::from(self.gig_full) << 16
     }
 }
+//@ end
 
 /// Address of the 82576's internal PHY on its MDIO bus.
 const PHY_ADDR: u32 = 1;
@@ -638,6 +640,7 @@ pub(crate) fn phy_power(bar: &Bar0<'_>, up: bool) -> Result {
     Ok(())
 }
 
+//@ from link
 /// How long the NVM may take to configure the PHY after a reset (EEMNGCTL.CFG_DONE).
 const PHY_CFG_TIMEOUT: Delta = Delta::from_millis(100);
 
@@ -729,6 +732,7 @@ pub(crate) fn link_speed(bar: &Bar0<'_>) -> u32 {
         _ => 1000,
     }
 }
+//@ end
 
 //@ from datapath
 /// The bit of the 4096-bit multicast table that `addr` hashes to (filter type 0: address

@@ -57,8 +57,10 @@ const QUEUE_STOP_TIMEOUT: Delta = Delta::from_millis(10);
 
 /// Largest MTU: jumbo frames span several 2 KiB buffers.
 pub(crate) const MAX_MTU: u32 = 9216;
+//@ from link
 /// Ethernet header, FCS and two VLAN tags (802.1ad outer, 802.1Q inner) on top of the MTU.
 pub(crate) const FRAME_OVERHEAD: u32 = 14 + 4 + 2 * 4;
+//@ end
 //@ from datapath
 /// A VLAN tag, which the core may push into a frame after `features_check` saw it.
 const VLAN_HLEN: u32 = 4;
@@ -105,8 +107,10 @@ const QUEUE_STATS: [&str; 20] = [
 pub(crate) const XDP_MAX_MTU: u32 = RX_BUF_LEN - FRAME_OVERHEAD;
 //@ end
 
+//@ from link
 /// How often the watchdog ([`netdev::Operations::service`]) runs while the interface is up.
 const WATCHDOG_PERIOD: Delta = Delta::from_millis(2000);
+//@ end
 //@ from datapath
 /// After `n` resets in a row failed, the watchdog tries again `2^(n-1)` periods later, at most
 /// this many (64 s): a device that never comes back does not hold RTNL every period.
@@ -159,6 +163,7 @@ const FIELDS_SD: u32 = ethtool::RXH_IP_SRC | ethtool::RXH_IP_DST;
 const FIELDS_SDFN: u32 = FIELDS_SD | ethtool::RXH_L4_B_0_1 | ethtool::RXH_L4_B_2_3;
 //@ end
 
+//@ from link
 /// Pause frames honoured (`ethtool -A rx`).
 const PAUSE_RX: u32 = 1 << 0;
 /// Pause frames sent (`ethtool -A tx`).
@@ -166,6 +171,7 @@ const PAUSE_TX: u32 = 1 << 1;
 /// Pause frames as negotiated with the link partner, who must agree to [`PAUSE_RX`] and
 /// [`PAUSE_TX`] (`ethtool -A autoneg on`).
 const PAUSE_AUTONEG: u32 = 1 << 2;
+//@ end
 
 //@ from ethtool
 /// The link modes the copper PHY and the MAC can do, in the order of their `AN_*` bits
@@ -191,6 +197,7 @@ const SUPPORTED_MODES: LinkModes = LinkModes::EMPTY
     .with(ethtool::LINK_MODE_PAUSE)
     .with(ethtool::LINK_MODE_ASYM_PAUSE);
 //@ end
+//@ from link
 /// `IgbNet::advertise`: 1000 Mb/s full duplex.
 const ADVERTISE_1000FULL: u32 = 1 << 16;
 /// `IgbNet::advertise` at probe: every mode.
@@ -198,6 +205,7 @@ const ADVERTISE_ALL: u32 =
     (hw::AN_10HALF | hw::AN_10FULL | hw::AN_100HALF | hw::AN_100FULL) as u32 | ADVERTISE_1000FULL;
 /// Pause time sent in XOFF frames, in slot times: the longest, as the C driver uses.
 const PAUSE_TIME: u32 = 0xffff;
+//@ end
 
 //@ from datapath
 /// The RSS configuration, kept across resets and `ip link set down`.
@@ -337,8 +345,10 @@ pub(crate) struct IgbNet<'bound> {
     /// When the device was set up: the origin of `reset_not_before`.
     created: Instant<Monotonic>,
     //@ end
+    //@ from link
     /// Set by the link interrupt's poll; the watchdog reports the new link state.
     pub(crate) link_event: Atomic<u32>,
+    //@ end
     //@ from datapath
     /// TX timeouts the stack reported.
     tx_timeouts: Atomic<u64>,
@@ -374,6 +384,7 @@ pub(crate) struct IgbNet<'bound> {
     /// The queue vectors' interval follows the traffic (`adaptive-rx`, DIM).
     pub(crate) adaptive_rx: Atomic<bool>,
     //@ end
+    //@ from link
     /// Pause frame settings: [`PAUSE_RX`], [`PAUSE_TX`], [`PAUSE_AUTONEG`].
     pause: Atomic<u32>,
     /// The speed and duplex modes the PHY advertises (`ethtool -s advertise`): ANAR's
@@ -383,6 +394,7 @@ pub(crate) struct IgbNet<'bound> {
     /// What the PHY was last told to advertise ([`IgbNet::advert`] as `hw::Advert::bits`),
     /// `u32::MAX` before the first time. Only changed under RTNL.
     advertised: Atomic<u32>,
+    //@ end
     //@ from datapath
     /// Which L4 ports RSS hashes: [`HASH_TCP4`], [`HASH_UDP4`], [`HASH_TCP6`], [`HASH_UDP6`].
     l4_hash: Atomic<u32>,
@@ -501,7 +513,7 @@ impl<'bound> IgbNet<'bound> {
             hw,
             nq,
             perm_addr,
-            link_event: Atomic::new(0),
+            link_event: Atomic::new(0), //@ link
             hw_stats <- HwStats::new(), //@ stats
             //@ from datapath
             active: Atomic::new(u32::from(active)),
@@ -528,11 +540,13 @@ impl<'bound> IgbNet<'bound> {
             led_saved: Atomic::new(0), //@ ethtool
             itr_usecs: Atomic::new(DEFAULT_ITR_USECS),
             itr_gen: Atomic::new(0),
+            //@ from link
             // What the link partner agrees to, as C igb: forced pause would be honoured
             // before the duplex and the partner are known.
             pause: Atomic::new(PAUSE_RX | PAUSE_TX | PAUSE_AUTONEG),
             advertise: Atomic::new(ADVERTISE_ALL),
             advertised: Atomic::new(u32::MAX),
+            //@ end
         }? Error)
     }
 
@@ -560,6 +574,7 @@ impl<'bound> IgbNet<'bound> {
         r
     }
 
+    //@ from link
     //@ until datapath: /// Acts on the causes vector 0's poll found in ICR (already acknowledged): a link
     //@ until datapath: /// change is the watchdog's to report. Any context.
     //@ from datapath
@@ -584,6 +599,7 @@ impl<'bound> IgbNet<'bound> {
         }
         dev.kick_service();
     }
+    //@ end
 
     //@ from pm
     /// Before the system sleeps or powers off, with the interface stopped: arms the wake-up
@@ -718,6 +734,7 @@ impl<'bound> IgbNet<'bound> {
     }
     //@ end
 
+    //@ from link
     /// Starts link negotiation with what [`IgbNet::advert`] says now.
     fn start_link(&self) -> Result {
         let adv = self.advert();
@@ -725,7 +742,9 @@ impl<'bound> IgbNet<'bound> {
         self.advertised.store(adv.bits(), Relaxed);
         Ok(())
     }
+    //@ end
 
+    //@ from link
     /// What the PHY advertises: the speed and duplex modes of `advertise`, and the pause
     /// abilities that ask for `pause`'s directions (IEEE 802.3 annex 28B: both directions is
     /// symmetric pause; receive only, symmetric and asymmetric; send only, asymmetric).
@@ -744,7 +763,9 @@ impl<'bound> IgbNet<'bound> {
             gig_full: adv & ADVERTISE_1000FULL != 0,
         }
     }
+    //@ end
 
+    //@ from link
     /// The pause directions in use: the forced ones, or, with `ethtool -A autoneg on` (the
     /// default), what the link partner agreed to (IEEE 802.3 table 28B-3); none before the
     /// link is up, and none at half duplex, where 802.3x pause does not exist (forced or
@@ -777,7 +798,9 @@ impl<'bound> IgbNet<'bound> {
             (false, false)
         })
     }
+    //@ end
 
+    //@ from link
     /// Programs flow control: pause frames honoured and/or sent as [`IgbNet::resolve_fc`]
     /// says, with the receive buffer thresholds that trigger XOFF and XON.
     ///
@@ -813,6 +836,7 @@ impl<'bound> IgbNet<'bound> {
         bar.update(regs::CTRL, |c| c.with_rfce(rx).with_tfce(tx));
         Ok(())
     }
+    //@ end
 
     //@ from datapath
     /// Programs VLAN handling: the tag protocol, stripping as `features` asks, the filter
@@ -909,6 +933,7 @@ impl<'bound> IgbNet<'bound> {
         let bar = &self.hw.bar;
         let _ = bar.read(regs::ICR);
         self.hw.vector_irqs(IrqOp::Unmask, all_eims(dev));
+        //@ from link
         if self.hw.msix {
             // The other causes, which reach vector 0: the link, and a device reset or DMA
             // out of sync, which the driver recovers from.
@@ -919,6 +944,7 @@ impl<'bound> IgbNet<'bound> {
                     .with_doutsync(true),
             );
         }
+        //@ end
     }
 
     //@ from datapath
@@ -1198,6 +1224,7 @@ impl<'bound> IgbNet<'bound> {
             bar.update(regs::CTRL, |c| c.with_frcspd(false).with_frcdpx(false));
             hw::clear_filters(bar)?; //@ datapath
         }
+        //@ from link
         // `stop` powered the PHY down (a MAC reset leaves the PHY as it was).
         let phy_up = || -> Result<bool> {
             let reset = fresh && hw::phy_reset(bar)?;
@@ -1212,6 +1239,7 @@ impl<'bound> IgbNet<'bound> {
                 e
             );
         })?;
+        //@ end
         //@ from datapath
         // `stop` resets the MAC, which reloads receive address 0 from the NVM.
         hw::set_rar0(bar, &MacAddr(dev.dev_addr()))?;
@@ -1230,8 +1258,8 @@ impl<'bound> IgbNet<'bound> {
         );
         self.configure_rss()?;
         //@ end
-        self.configure_fc()?;
-        //@ from datapath
+        self.configure_fc()?; //@ link
+                              //@ from datapath
         self.configure_vlan(dev.features())?;
         self.set_max_frame(dev.mtu())?;
         bar.update(regs::RCTL, |r| {
@@ -1286,6 +1314,7 @@ impl<'bound> IgbNet<'bound> {
         self.enable_interrupts(dev);
         // Also reschedules the qdiscs of queues a reset stopped.
         dev.tx_wake_all_queues();
+        //@ from link
         // The reset on stop cleared "set link up"; the PHY may still report the link.
         bar.update(regs::CTRL, |c| c.with_slu(true));
         // A link kept up (the PHY stays powered for the firmware) was negotiated with what the
@@ -1300,6 +1329,7 @@ impl<'bound> IgbNet<'bound> {
             dev.carrier_off();
             self.start_link()?;
         }
+        //@ end
         //@ from datapath
         // Freshly reset and up: a reset still pending (a TX timeout from before) has nothing
         // left to do, and failed ones are behind.
@@ -1389,6 +1419,7 @@ impl<'bound> IgbNet<'bound> {
     }
     //@ end
 
+    //@ from link
     //@ until datapath: /// Reports the link state once per [`WATCHDOG_PERIOD`]; also runs early on a link
     //@ until datapath: /// change.
     //@ from datapath
@@ -1482,6 +1513,7 @@ impl<'bound> IgbNet<'bound> {
         self.hw.vector_irqs(IrqOp::Fire, queues);
         //@ end
     }
+    //@ end
 
     /// Stops the device and empties the rings. `ETIMEDOUT` if the device did not confirm that
     /// it stopped (see [`Self::quiesce`]).
@@ -1710,10 +1742,12 @@ impl<'bound> netdev::Operations for IgbNet<'bound> {
     }
     //@ end
 
+    //@ from link
     fn service(dev: &netdev::Device<Self>, rtnl: &mut Rtnl) -> Option<Delta> {
         dev.data().watchdog(dev, rtnl);
         Some(WATCHDOG_PERIOD)
     }
+    //@ end
 
     //@ from datapath
     fn features_check(_dev: &netdev::Device<Self>, skb: &SkBuff, features: u64) -> u64 {

@@ -16,12 +16,13 @@
 //! (budget 0), which may have interrupted a holder of the xmit lock on this CPU, cleans too.
 //@ end
 
+use kernel::net::netdev::Rtnl; //@ link
 use kernel::{
     io::Io,
     irq::IrqReturn,
     net::{
         napi::{Instance, Napi, NapiContext, Poll, Rx},
-        netdev::{self, Rtnl},
+        netdev,
     },
     prelude::*,
     sync::{
@@ -1019,7 +1020,10 @@ impl<'bound> Poll for VectorData<'bound> {
     type TxState = Option<TxClean<'bound>>;
     //@ end
 
+    //@ until link: fn poll<'n>(&self, _dev: &netdev::Device<IgbNet<'bound>>, _ctx: &NapiContext<'n>, _tx: &mut (), _rx: Option<Rx<'_, 'n, Self>>) -> u32 {
+    //@ from link
     //@ until datapath: fn poll<'n>(&self, dev: &netdev::Device<IgbNet<'bound>>, _ctx: &NapiContext<'n>, _tx: &mut (), _rx: Option<Rx<'_, 'n, Self>>) -> u32 {
+    //@ end
     //@ from datapath
     fn poll<'n>(
         &self,
@@ -1030,6 +1034,9 @@ impl<'bound> Poll for VectorData<'bound> {
     ) -> u32 {
         //@ end
         match self.role {
+            //@ until link: // The link comes with the next patch.
+            //@ until link: Role::Other => 0,
+            //@ from link
             Role::Other => {
                 // With GPIE.NSICR, reading ICR acknowledges every cause. With a single
                 // interrupt the handler read ICR already and left this vector's causes here.
@@ -1041,6 +1048,7 @@ impl<'bound> Poll for VectorData<'bound> {
                 dev.data().other_causes(dev, icr);
                 0
             }
+            //@ end
             //@ until datapath: // The data path comes with a later patch.
             //@ until datapath: Role::Queue(_) => 0,
             //@ from datapath
@@ -1275,6 +1283,7 @@ impl<'bound> VectorData<'bound> {
     }
     //@ end
 
+    //@ from link
     /// Reports the link state the MAC sees to the stack. `event`: the link interrupt fired
     /// since the last run, so the link may have gone down and up in between.
     pub(crate) fn check_link(&self, dev: &netdev::Device<IgbNet<'_>>, _rtnl: &Rtnl, event: bool) {
@@ -1305,6 +1314,7 @@ impl<'bound> VectorData<'bound> {
             dev_info!(self.hw.pdev, "{}: link down\n", dev.name());
         }
     }
+    //@ end
 
     //@ from datapath
     /// Frees completed TX buffers and wakes the queue.
