@@ -53,9 +53,9 @@ carrier_both() {	# setup_pair waited for both
 	[ "$(ip netns exec "$NS" cat "/sys/class/net/$PEER_IF/carrier" 2>/dev/null)" = 1 ] ||
 		{ echo "no carrier on the peer"; return 1; }
 }
-wol_shown() {
+wol_shown() {	# ethtool DEV fails where an earlier step lacks other settings
 	local o
-	o=$(ethtool "$DUT_IF") || return 1
+	o=$(ethtool "$DUT_IF" 2>&1)
 	echo "$o" | grep 'Supports Wake-on' || { echo "no Wake-on-LAN line"; return 1; }
 }
 stats_shown() {

@@ -1314,6 +1314,8 @@ impl<'bound> IgbNet<'bound> {
         self.enable_interrupts(dev);
         // Also reschedules the qdiscs of queues a reset stopped.
         dev.tx_wake_all_queues();
+        //@ until link: // The link comes with the next patch.
+        //@ until link: dev.carrier_off();
         //@ from link
         // The reset on stop cleared "set link up"; the PHY may still report the link.
         bar.update(regs::CTRL, |c| c.with_slu(true));
