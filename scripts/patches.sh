@@ -444,15 +444,20 @@ for c in $(git -C "$WORK" rev-list --reverse "$base"..HEAD); do
 	# kernel boots, for a step that changes the kernel crate.
 	kunit=-
 	if [ "$build" = ok ] && git -C "$WORK" diff --name-only "$c~1" "$c" | grep -q '^rust/kernel/'; then
-		VM_BUILD=$CBUILD bash "$REPO/scripts/vm.sh" --timeout 900 --log "$L-kunit.log" -- true \
-			>/dev/null 2>&1 || true
-		res=$(sed -nE 's/.*# rust_doctests_kernel: pass:([0-9]+) fail:([0-9]+) skip:([0-9]+) total:([0-9]+).*/\1 \2 \3 \4/p' \
-			"$L-kunit.log" | tail -1)
+		# The guest writes only to its shared folder.
+		K=$CBUILD/kunit/step-$i.txt
+		mkdir -p "$CBUILD/kunit"
+		rm -f "$K"
+		VM_BUILD=$CBUILD VM_RWDIR=$CBUILD/kunit bash "$REPO/scripts/vm.sh" --timeout 900 \
+			--log "$L-kunit.log" -- sh -c "dmesg > $K" >/dev/null 2>&1 || true
+		res=$(cat "$K" "$L-kunit.log" 2>/dev/null |
+			sed -nE 's/.*# rust_doctests_kernel: pass:([0-9]+) fail:([0-9]+) skip:([0-9]+) total:([0-9]+).*/\1 \2 \3 \4/p' |
+			tail -1)
 		set -- $res
 		if [ $# = 4 ] && [ "$2" = 0 ] && [ "$4" -gt 0 ]; then
 			kunit="$1 of $4 passed"
 		else
-			kunit="FAILS ($(basename "$L-kunit.log"))"
+			kunit="FAILS ($K)"
 			bad=$((bad + 1))
 		fi
 	fi
