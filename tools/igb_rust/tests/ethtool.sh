@@ -599,10 +599,12 @@ identify() {	# LEDCTL forced on and off in turn during ethtool -p, as it was aft
 	before=$(bar_read 0xe00)
 	ethtool -p "$DUT_IF" 3 &
 	pid=$!
-	for i in $(seq 1 25); do
+	# Sampled as long as it runs, not a fixed number of times: a guest slowed
+	# down by a busy host samples more slowly.
+	while kill -0 $pid 2>/dev/null; do
 		v=$(bar_read 0xe00)
 		case " $seen " in *" $v "*) ;; *) seen+=" $v";; esac
-		sleep 0.1
+		sleep 0.05
 	done
 	wait $pid || return 1
 	note "LEDCTL seen during ethtool -p: $seen; before $before, after $(bar_read 0xe00)"
