@@ -199,21 +199,30 @@ impl<'a, const N: usize> Segments<'a, N> {
     }
 
     /// Undoes every mapping.
+    // The first piece is handled apart from the others: it is the only one that may be a
+    // single mapping, and most frames have no other (one test per frame, not per piece).
     #[inline]
     fn unmap(&mut self) {
         let dev = self.dev.as_raw();
         let dir = DataDirection::ToDevice;
-        for (i, s) in self.as_slice().iter().enumerate() {
-            let (addr, len) = (s.addr, s.len as usize);
-            if i == 0 && self.head {
-                // SAFETY: A live `map_single` mapping of `len` bytes on `dev` (type invariant),
-                // forgotten below.
-                unsafe { streaming::unmap_single(self.dev, addr, len, dir) };
-            } else {
-                // SAFETY: A live page mapping of `len` bytes on `dev` (type invariant),
-                // forgotten below.
-                unsafe { bindings::dma_unmap_page_attrs(dev, addr, len, dir.into(), 0) };
-            }
+        let Some((first, rest)) = self.as_slice().split_first() else {
+            return;
+        };
+        if self.head {
+            // SAFETY: The first entry with `head` set is a live `map_single` mapping of
+            // `first.len` bytes on `dev` (type invariant), forgotten below.
+            unsafe { streaming::unmap_single(self.dev, first.addr, first.len as usize, dir) };
+        } else {
+            // SAFETY: A live page mapping of `first.len` bytes on `dev` (type invariant),
+            // forgotten below.
+            unsafe {
+                bindings::dma_unmap_page_attrs(dev, first.addr, first.len as usize, dir.into(), 0)
+            };
+        }
+        for s in rest {
+            // SAFETY: Entries past the first are live page mappings of `s.len` bytes on `dev`
+            // (type invariant), forgotten below.
+            unsafe { bindings::dma_unmap_page_attrs(dev, s.addr, s.len as usize, dir.into(), 0) };
         }
         // INVARIANT: no mapping is live any more.
         self.n = 0;
