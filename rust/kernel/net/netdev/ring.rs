@@ -351,6 +351,19 @@ impl<'a, T, S, D: Side> Slots<'a, T, S, D> {
         Some(unsafe { &mut *r.slot(i) })
     }
 
+    /// The first of these, if there is one: [`slot_mut(0)`](Self::slot_mut) without the
+    /// index arithmetic.
+    #[inline(always)]
+    pub fn first_mut(&mut self) -> Option<&mut T> {
+        if self.len == 0 {
+            return None;
+        }
+        // SAFETY: `start < size` and slot `start` is one of this side's, since `len > 0` (type
+        // invariant); its handle is borrowed mutably through `self` for the result: no other
+        // reference to it exists.
+        Some(unsafe { &mut *self.ring.slot(self.start) })
+    }
+
     /// Hands the first `n` of these to the other side; false, handing over nothing, if `n`
     /// is above `len`.
     #[inline(always)]
