@@ -1616,11 +1616,7 @@ impl<'bound> netdev::Operations for IgbNet<'bound> {
         skb: TxRequest<'x>,
     ) -> netdev::Xmit<'x> {
         let q = skb.queue_mapping();
-        match dev.napi(usize::from(q) + 1) {
-            Some(v) => v.data().xmit(txq, data, skb, q),
-            // Not reachable: every queue has its vector. Drop rather than panic.
-            None => netdev::Xmit::Ok,
-        }
+        queue::xmit(dev, txq, data, skb, q)
     }
     //@ end
 

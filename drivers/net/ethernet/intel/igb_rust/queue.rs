@@ -41,7 +41,7 @@ use kernel::{
         netdev::{ring, TxRequest, XmitQueue},
         page_pool::{Page, PagePool, Params, ParkedPage},
         skb::{HashType, RxChecksum, SkBuff, Tso, TxChecksum, VlanProto, VlanTag, L4, MAX_FRAGS},
-        tx::{MapSlot, TxBuf, MAX_SEGMENTS},
+        tx::{MapSlot, Segment, TxBuf, MAX_SEGMENTS},
         xdp,
     },
     sync::{
@@ -627,7 +627,7 @@ pub(crate) fn tx_ring<'bound>(
 /// back every descriptor. Process context.
 pub(crate) fn drain_tx(tx: &mut TxClean<'_>) {
     let mut pending = tx.pending_slots();
-    while let Some(slot) = pending.slot_mut(0) {
+    while let Some(slot) = pending.first_mut() {
         drop(slot.frame.take());
         pending.release(1);
     }
@@ -669,7 +669,7 @@ impl<'bound> TxQueueData<'bound> {
             return Err(Refused::Full(frame));
         }
         let (size, first, desc) = (free.size(), free.head(), free.shared());
-        let Some(slot) = free.slot_mut(0) else {
+        let Some(slot) = free.first_mut() else {
             return Err(Refused::Full(frame));
         };
         // The pieces checked above, in the same order.
@@ -702,7 +702,7 @@ impl<'bound> TxQueueData<'bound> {
         slot.bytes = len;
         // At most `pieces`, which were free.
         if !free.publish(n) {
-            if let Some(slot) = free.slot_mut(0) {
+            if let Some(slot) = free.first_mut() {
                 drop(slot.frame.take());
             }
             return Err(Refused::Dropped);
@@ -1802,223 +1802,226 @@ impl<'bound> VectorData<'bound> {
         ctx.gro_receive(skb);
         t.done += 1;
     }
-
-    /// The ring lacks room for the largest frame: stops the queue, unless a clean made room
-    /// meanwhile. Returns whether it stays stopped (counted as busy).
-    #[cold]
-    #[inline(never)]
-    fn xmit_full(&self, txq: &netdev::TxQueue, ring: &TxSend<'_>) -> bool {
-        let stopped = txq.stop_unless(|| ring.free() >= TX_DESC_NEEDED);
-        if stopped {
-            self.stats.tx_busy.add(1, Relaxed);
-        }
-        stopped
-    }
-
-    /// Queues `skb` on TX queue `q`, this vector's, whose xmit lock the caller holds with
-    /// `data`.
-    #[inline(always)]
-    pub(crate) fn xmit<'x>(
-        &self,
-        xq: &XmitQueue<'x>,
-        data: &mut TxQueueData<'_>,
-        req: TxRequest<'x>,
-        q: u16,
-    ) -> netdev::Xmit<'x> {
-        match self.xmit_frame(xq, data, req, q) {
-            Some(x) => x,
-            None => self.xmit_dropped(xq, data, q),
-        }
-    }
-
-    /// Counts a frame [`Self::xmit_frame`] dropped. Frames queued before it in an `xmit_more`
-    /// batch wait for a doorbell that this frame would have rung: ring it unless a next
-    /// frame follows.
-    #[cold]
-    #[inline(never)]
-    fn xmit_dropped<'x>(
-        &self,
-        xq: &XmitQueue<'x>,
-        data: &TxQueueData<'_>,
-        q: u16,
-    ) -> netdev::Xmit<'x> {
-        self.stats.tx_dropped.add(1, Relaxed);
-        if !xq.more() || xq.queue().xmit_stopped() {
-            data.ring_doorbell(&self.hw.bar, q);
-        }
-        netdev::Xmit::Ok
-    }
-
-    /// The body of [`Self::xmit`]: `None` if the frame was dropped.
-    #[inline(always)]
-    fn xmit_frame<'x>(
-        &self,
-        xq: &XmitQueue<'x>,
-        data: &mut TxQueueData<'_>,
-        req: TxRequest<'x>,
-        q: u16,
-    ) -> Option<netdev::Xmit<'x>> {
-        let txq = xq.queue();
-
-        // A ring the device does not read (after a failed reset, until the watchdog's next)
-        // takes nothing.
-        let ring = match data.ring.as_mut() {
-            Some(r) if data.live => r,
-            _ => {
-                core::mem::drop(req.accept());
-                return None;
-            }
-        };
-        // Room for the largest frame, checked before the skb is accepted: a frame sent back
-        // with `Busy` is the one that came in, unchanged.
-        let mut free = ring.free_slots();
-        if free.len() < TX_DESC_NEEDED {
-            // The view is not used again: `ring` is free for the check.
-            if self.xmit_full(txq, ring) {
-                return Some(netdev::Xmit::Busy(req));
-            }
-            free = ring.free_slots();
-        }
-        // Short frames are padded in software: QEMU's model ignores TCTL.PSP.
-        let Ok(mut skb) = req.accept().put_padto(17) else {
-            return None;
-        };
-        // A tag left beside the frame: the device inserts it (only 802.1Q is advertised).
-        let vlan = match skb.vlan_tag() {
-            None => None,
-            Some(VlanTag {
-                proto: VlanProto::Ctag,
-                tci,
-            }) => Some(tci),
-            Some(_) => return None,
-        };
-        // TSO: the device cuts the frame into MSS-sized segments.
-        let Ok(tso) = skb.tso_prepare() else {
-            return None;
-        };
-        // The device completes TCP/UDP checksums; anything it cannot describe is done here.
-        // `features_check` keeps most such frames away, but pktgen calls in directly and a
-        // VLAN tag may have been pushed into the data after it ran.
-        let csum = match tso {
-            Some(t) if context_fits(&t.csum) => Some(t.csum),
-            Some(_) => return None,
-            None => match skb.tx_checksum() {
-                Ok(Some(c)) if context_fits(&c) => Some(c),
-                Ok(None) => None,
-                _ if skb.checksum_help().is_ok() => None,
-                _ => return None,
-            },
-        };
-        skb.tx_timestamp();
-        let len = skb.len();
-        let (pkts, bytes) = match &tso {
-            Some(t) => (t.segs, t.wire_bytes(len)),
-            None => (1, len),
-        };
-        // At least `TX_DESC_NEEDED` free slots (checked above).
-        let (size, first, desc) = (free.size(), free.head(), free.shared());
-        let slot = free.slot_mut(0)?;
-        // The frame is mapped in place in the slot of its first descriptor.
-        let segs = match slot.frame.map(skb) {
-            Ok(segs) => segs,
-            Err((mut skb, e)) if e == EMSGSIZE => {
-                self.stats.tx_linearized.add(1, Relaxed);
-                if skb.linearize().is_err() {
-                    return None;
-                }
-                match slot.frame.map(skb) {
-                    Ok(segs) => segs,
-                    Err(_) => return None,
-                }
-            }
-            Err(_) => return None,
-        };
-        // One data descriptor per 32 KiB of every piece, plus the context descriptor.
-        let context = csum.is_some() || vlan.is_some();
-        let mut descs = segs.len() as u32 + u32::from(context);
-        for s in segs {
-            // A piece is never empty; at most 2^32 - 1 bytes, so the sum stays far from
-            // wrapping (at most `TX_MAX_SEGS` pieces).
-            descs = descs.wrapping_add(s.len.wrapping_sub(1) / TXD_MAX_DATA);
-        }
-        if segs.is_empty() || descs > TX_DESC_NEEDED {
-            // Unmapped and freed.
-            let _ = slot.frame.take();
-            return None;
-        }
-        if segs.len() > 1 {
-            self.stats.tx_sg_packets.add(1, Relaxed);
-        }
-        if tso.is_some() {
-            self.stats.tx_tso_packets.add(1, Relaxed);
-        }
-        let mut i = first as usize;
-        let payload = len.saturating_sub(tso.map_or(0, |t| t.hdr_len));
-        let mut olinfo = u64::from(payload) << TXD_PAYLEN_SHIFT;
-        let mut cmd_flags = TXD_DTYP_DATA | TXD_CMD_DEXT | TXD_CMD_IFCS;
-        if context {
-            write_context(desc, i, vlan, csum.as_ref(), tso.as_ref());
-            i = ring_next(i as u32, size) as usize;
-        }
-        if vlan.is_some() {
-            cmd_flags |= TXD_CMD_VLE;
-        }
-        if let Some(c) = csum {
-            olinfo |= TXD_POPTS_TXSM;
-            if tso.is_some() {
-                cmd_flags |= TXD_CMD_TSE;
-                if c.ipv4 {
-                    olinfo |= TXD_POPTS_IXSM;
-                }
-            }
-        }
-        let hi = cmd_flags | (olinfo << 32);
-        for (n, seg) in segs.iter().enumerate() {
-            // Pieces are never empty: one descriptor per 32 KiB, the last with the rest.
-            let (mut addr, mut left) = (seg.addr, seg.len);
-            while left > TXD_MAX_DATA {
-                desc.write(i, addr, u64::from(TXD_MAX_DATA) | hi);
-                addr = addr.wrapping_add(u64::from(TXD_MAX_DATA));
-                left -= TXD_MAX_DATA;
-                i = ring_next(i as u32, size) as usize;
-            }
-            let mut cmd = u64::from(left) | hi;
-            if n + 1 == segs.len() {
-                cmd |= TXD_CMD_EOP | TXD_CMD_RS;
-            }
-            desc.write(i, addr, cmd);
-            i = ring_next(i as u32, size) as usize;
-        }
-        let last = if i == 0 { size - 1 } else { i as u32 - 1 };
-        slot.last = last as u16;
-        // At most `TX_DESC_NEEDED`.
-        slot.descs = descs as u16;
-        slot.pkts = pkts;
-        slot.bytes = bytes;
-        // At most `TX_DESC_NEEDED`, which were free.
-        if !free.publish(descs) {
-            if let Some(slot) = free.slot_mut(0) {
-                core::mem::drop(slot.frame.take());
-            }
-            return None;
-        }
-        xq.sent(bytes);
-        // Room for the largest next frame, or stop until completions.
-        if free.len() < TX_DESC_NEEDED {
-            txq.stop_unless(|| ring.free() >= TX_DESC_NEEDED);
-        }
-        // Ring the doorbell unless more frames follow right away; also when the stack or byte
-        // queue limits stopped the queue, since then no next frame comes to ring it.
-        if !xq.more() || txq.xmit_stopped() {
-            // Descriptors must be visible before the doorbell.
-            dma_mb(Write);
-            crate::hw::write_tail(&self.hw.bar, TailReg::Tx, q, i as u32);
-        }
-        Some(netdev::Xmit::Ok)
-    }
     //@ end
 }
 //@ from datapath
+
+/// The counters of TX queue `q`, kept by its vector. Only the paths that count something
+/// unusual look them up: a plain frame needs nothing of the vector.
+#[cold]
+#[inline(never)]
+fn tx_stats<'a>(dev: &'a netdev::Device<IgbNet<'_>>, q: u16) -> Option<&'a QueueStats> {
+    dev.napi(usize::from(q) + 1).map(|v| &v.data().stats)
+}
+
+/// Adds one to the counter `pick` chooses among the counters of TX queue `q`.
+#[cold]
+#[inline(never)]
+fn tx_count(dev: &netdev::Device<IgbNet<'_>>, q: u16, pick: fn(&QueueStats) -> &Atomic<u64>) {
+    if let Some(s) = tx_stats(dev, q) {
+        pick(s).add(1, Relaxed);
+    }
+}
+
+/// The ring lacks room for the largest frame: stops the queue, unless a clean made room
+/// meanwhile. Returns whether it stays stopped (counted as busy).
+#[cold]
+#[inline(never)]
+fn xmit_full(
+    dev: &netdev::Device<IgbNet<'_>>,
+    q: u16,
+    txq: &netdev::TxQueue,
+    ring: &TxSend<'_>,
+) -> bool {
+    let stopped = txq.stop_unless(|| ring.free() >= TX_DESC_NEEDED);
+    if stopped {
+        tx_count(dev, q, |s| &s.tx_busy);
+    }
+    stopped
+}
+
+/// Queues `skb` on TX queue `q`, whose xmit lock the caller holds with `data`.
+#[inline(always)]
+pub(crate) fn xmit<'x>(
+    dev: &netdev::Device<IgbNet<'_>>,
+    xq: &XmitQueue<'x>,
+    data: &mut TxQueueData<'_>,
+    req: TxRequest<'x>,
+    q: u16,
+) -> netdev::Xmit<'x> {
+    match xmit_frame(dev, xq, data, req, q) {
+        Some(x) => x,
+        None => xmit_dropped(dev, xq, data, q),
+    }
+}
+
+/// Counts a frame [`xmit_frame`] dropped. Frames queued before it in an `xmit_more` batch
+/// wait for a doorbell that this frame would have rung: ring it unless a next frame follows.
+#[cold]
+#[inline(never)]
+fn xmit_dropped<'x>(
+    dev: &netdev::Device<IgbNet<'_>>,
+    xq: &XmitQueue<'x>,
+    data: &TxQueueData<'_>,
+    q: u16,
+) -> netdev::Xmit<'x> {
+    tx_count(dev, q, |s| &s.tx_dropped);
+    if !xq.more() || xq.queue().xmit_stopped() {
+        data.ring_doorbell(&dev.data().hw.bar, q);
+    }
+    netdev::Xmit::Ok
+}
+
+/// The body of [`xmit`]: `None` if the frame was dropped.
+#[inline(always)]
+fn xmit_frame<'x>(
+    dev: &netdev::Device<IgbNet<'_>>,
+    xq: &XmitQueue<'x>,
+    data: &mut TxQueueData<'_>,
+    req: TxRequest<'x>,
+    q: u16,
+) -> Option<netdev::Xmit<'x>> {
+    let txq = xq.queue();
+
+    // A ring the device does not read (after a failed reset, until the watchdog's next)
+    // takes nothing.
+    let ring = match data.ring.as_mut() {
+        Some(r) if data.live => r,
+        _ => {
+            core::mem::drop(req.accept());
+            return None;
+        }
+    };
+    // Room for the largest frame, checked before the skb is accepted: a frame sent back
+    // with `Busy` is the one that came in, unchanged.
+    let mut free = ring.free_slots();
+    if free.len() < TX_DESC_NEEDED {
+        // The view is not used again: `ring` is free for the check.
+        if xmit_full(dev, q, txq, ring) {
+            return Some(netdev::Xmit::Busy(req));
+        }
+        free = ring.free_slots();
+    }
+    // Short frames are padded in software: QEMU's model ignores TCTL.PSP.
+    let Ok(mut skb) = req.accept().put_padto(17) else {
+        return None;
+    };
+    // A tag left beside the frame: the device inserts it (only 802.1Q is advertised).
+    let vlan = match skb.vlan_tag() {
+        None => None,
+        Some(VlanTag {
+            proto: VlanProto::Ctag,
+            tci,
+        }) => Some(tci),
+        Some(_) => return None,
+    };
+    // TSO: the device cuts the frame into MSS-sized segments.
+    let Ok(tso) = skb.tso_prepare() else {
+        return None;
+    };
+    // The device completes TCP/UDP checksums; anything it cannot describe is done here.
+    // `features_check` keeps most such frames away, but pktgen calls in directly and a
+    // VLAN tag may have been pushed into the data after it ran.
+    let csum = match tso {
+        Some(t) if context_fits(&t.csum) => Some(t.csum),
+        Some(_) => return None,
+        None => match skb.tx_checksum() {
+            Ok(Some(c)) if context_fits(&c) => Some(c),
+            Ok(None) => None,
+            _ if skb.checksum_help().is_ok() => None,
+            _ => return None,
+        },
+    };
+    skb.tx_timestamp();
+    let len = skb.len();
+    let (pkts, bytes) = match &tso {
+        Some(t) => (t.segs, t.wire_bytes(len)),
+        None => (1, len),
+    };
+    // At least `TX_DESC_NEEDED` free slots (checked above).
+    let (size, first, desc) = (free.size(), free.head(), free.shared());
+    let slot = free.first_mut()?;
+    // The frame is mapped in place in the slot of its first descriptor.
+    let segs = match slot.frame.map(skb) {
+        Ok(segs) => segs,
+        Err((mut skb, e)) if e == EMSGSIZE => {
+            tx_count(dev, q, |s| &s.tx_linearized);
+            if skb.linearize().is_err() {
+                return None;
+            }
+            match slot.frame.map(skb) {
+                Ok(segs) => segs,
+                Err(_) => return None,
+            }
+        }
+        Err(_) => return None,
+    };
+    if segs.len() > 1 {
+        tx_count(dev, q, |s| &s.tx_sg_packets);
+    }
+    if tso.is_some() {
+        tx_count(dev, q, |s| &s.tx_tso_packets);
+    }
+    // The upper half of every data descriptor of the frame, and where they start: a frame
+    // with offloads (TSO comes with a checksum) starts with its context descriptor.
+    let (hi, mut i, mut descs) = if csum.is_none() && vlan.is_none() {
+        (
+            TXD_DTYP_DATA
+                | TXD_CMD_DEXT
+                | TXD_CMD_IFCS
+                | (u64::from(len) << (32 + TXD_PAYLEN_SHIFT)),
+            first,
+            0,
+        )
+    } else {
+        let hi = offload_context(desc, first, len, vlan, csum.as_ref(), tso.as_ref());
+        (hi, ring_next(first, size), 1)
+    };
+    // A frame of one piece of at most 32 KiB, most frames, takes one data descriptor.
+    // Otherwise they are counted as they are written: one per 32 KiB of every piece.
+    let last = match segs {
+        [seg] if seg.len <= TXD_MAX_DATA => {
+            let cmd = u64::from(seg.len) | hi | TXD_CMD_EOP | TXD_CMD_RS;
+            desc.write(i as usize, seg.addr, cmd);
+            descs += 1;
+            i
+        }
+        _ => match write_pieces(desc, segs, hi, &mut i, &mut descs, size) {
+            Some(last) => last,
+            None => {
+                // Unmapped and freed.
+                let _ = slot.frame.take();
+                return None;
+            }
+        },
+    };
+    i = ring_next(last, size);
+    // Ring indices are below `MAX_RING_SIZE`, `descs` at most `TX_DESC_NEEDED`.
+    slot.last = last as u16;
+    slot.descs = descs as u16;
+    slot.pkts = pkts;
+    slot.bytes = bytes;
+    // At most `TX_DESC_NEEDED`, which were free.
+    if !free.publish(descs) {
+        if let Some(slot) = free.first_mut() {
+            core::mem::drop(slot.frame.take());
+        }
+        return None;
+    }
+    xq.sent(bytes);
+    // Room for the largest next frame, or stop until completions.
+    if free.len() < TX_DESC_NEEDED {
+        txq.stop_unless(|| ring.free() >= TX_DESC_NEEDED);
+    }
+    // Ring the doorbell unless more frames follow right away; also when the stack or byte
+    // queue limits stopped the queue, since then no next frame comes to ring it.
+    if !xq.more() || txq.xmit_stopped() {
+        // Descriptors must be visible before the doorbell.
+        dma_mb(Write);
+        crate::hw::write_tail(&dev.data().hw.bar, TailReg::Tx, q, i);
+    }
+    Some(netdev::Xmit::Ok)
+}
 
 /// Most bytes in front of the IP header a TX context descriptor can describe (MACLEN).
 pub(crate) const TX_MAX_MAC_LEN: u32 = 127;
@@ -2029,6 +2032,81 @@ pub(crate) const TX_MAX_IP_LEN: u32 = 511;
 #[inline]
 pub(crate) fn context_fits(c: &TxChecksum) -> bool {
     c.mac_len <= TX_MAX_MAC_LEN && c.ip_len <= TX_MAX_IP_LEN
+}
+
+/// Writes the data descriptors of a frame's pieces from descriptor `*i` on, one per 32 KiB of
+/// every piece, counting them in `*descs`, and returns the index of the last. They are
+/// written only into the `TX_DESC_NEEDED` free slots from the head on, and none is the
+/// device's before it is published: `None`, with nothing handed over, for a frame that needs
+/// more or has no piece.
+#[inline(never)]
+fn write_pieces(
+    desc: &DescRing,
+    segs: &[Segment],
+    hi: u64,
+    i: &mut u32,
+    descs: &mut u32,
+    size: u32,
+) -> Option<u32> {
+    let mut last = None;
+    for (n, seg) in segs.iter().enumerate() {
+        // Pieces are never empty: one descriptor per 32 KiB, the last with the rest.
+        let (mut addr, mut left) = (seg.addr, seg.len);
+        let mut cmd = hi;
+        if n + 1 == segs.len() {
+            cmd |= TXD_CMD_EOP | TXD_CMD_RS;
+        }
+        loop {
+            if *descs >= TX_DESC_NEEDED {
+                return None;
+            }
+            *descs += 1;
+            if left <= TXD_MAX_DATA {
+                break;
+            }
+            desc.write(*i as usize, addr, u64::from(TXD_MAX_DATA) | hi);
+            addr = addr.wrapping_add(u64::from(TXD_MAX_DATA));
+            left -= TXD_MAX_DATA;
+            *i = ring_next(*i, size);
+        }
+        desc.write(*i as usize, addr, u64::from(left) | cmd);
+        last = Some(*i);
+        if n + 1 < segs.len() {
+            *i = ring_next(*i, size);
+        }
+    }
+    last
+}
+
+/// Writes the context descriptor of a frame with offloads at `i` (the VLAN tag to insert, the
+/// L4 checksum to fill in, TSO) and returns the upper half of the frame's data descriptors.
+// Out of line: a plain frame, the common case, then keeps its registers for the mapping.
+#[inline(never)]
+fn offload_context(
+    desc: &DescRing,
+    i: u32,
+    len: u32,
+    vlan: Option<u16>,
+    csum: Option<&TxChecksum>,
+    tso: Option<&Tso>,
+) -> u64 {
+    write_context(desc, i as usize, vlan, csum, tso);
+    let payload = len.saturating_sub(tso.map_or(0, |t| t.hdr_len));
+    let mut olinfo = u64::from(payload) << TXD_PAYLEN_SHIFT;
+    let mut cmd_flags = TXD_DTYP_DATA | TXD_CMD_DEXT | TXD_CMD_IFCS;
+    if vlan.is_some() {
+        cmd_flags |= TXD_CMD_VLE;
+    }
+    if let Some(c) = csum {
+        olinfo |= TXD_POPTS_TXSM;
+        if tso.is_some() {
+            cmd_flags |= TXD_CMD_TSE;
+            if c.ipv4 {
+                olinfo |= TXD_POPTS_IXSM;
+            }
+        }
+    }
+    cmd_flags | (olinfo << 32)
 }
 
 /// Writes an advanced context descriptor for the next frame: the VLAN tag to insert, the
