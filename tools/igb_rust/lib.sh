@@ -132,6 +132,29 @@ for off in sys.argv[2:]:
 PY
 }
 
+bar_watch() {	# bar_watch OFFSET CMD...: runs CMD; prints the distinct values the DUT register took meanwhile, then CMD's status
+	# One process samples every 10 ms for as long as CMD runs: a Python start
+	# per sample would take seconds under TCG.
+	python3 - "/sys/bus/pci/devices/$DUT/resource0" "$@" <<'PY'
+import mmap, os, struct, subprocess, sys, time
+fd = os.open(sys.argv[1], os.O_RDONLY | os.O_SYNC)
+m = mmap.mmap(fd, 0x20000, mmap.MAP_SHARED, mmap.PROT_READ)
+off = int(sys.argv[2], 0)
+seen = []
+p = subprocess.Popen(sys.argv[3:], stdout=subprocess.DEVNULL)
+while True:
+    done = p.poll() is not None
+    v = struct.unpack_from('<I', m, off)[0]
+    if v not in seen:
+        seen.append(v)
+    if done:
+        break
+    time.sleep(0.01)
+print(" ".join(map(str, seen)))
+print(p.returncode)
+PY
+}
+
 bar_write() {	# bar_write OFFSET VALUE: write a DUT register (through BAR0 in sysfs)
 	python3 - "/sys/bus/pci/devices/$DUT/resource0" "$1" "$2" <<'PY'
 import mmap, os, struct, sys

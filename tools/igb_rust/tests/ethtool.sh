@@ -595,18 +595,12 @@ nway() {
 }
 check "ethtool -r renegotiates: the link goes down and comes back, pings" nway
 identify() {	# LEDCTL forced on and off in turn during ethtool -p, as it was after
-	local before seen="" v pid
+	local before seen out
 	before=$(bar_read 0xe00)
-	ethtool -p "$DUT_IF" 3 &
-	pid=$!
-	# Sampled as long as it runs, not a fixed number of times: a guest slowed
-	# down by a busy host samples more slowly.
-	while kill -0 $pid 2>/dev/null; do
-		v=$(bar_read 0xe00)
-		case " $seen " in *" $v "*) ;; *) seen+=" $v";; esac
-		sleep 0.05
-	done
-	wait $pid || return 1
+	# Sampled every 10 ms for as long as it runs (0.5 s on, 0.5 s off).
+	out=$(bar_watch 0xe00 ethtool -p "$DUT_IF" 3)
+	seen=$(echo "$out" | head -1)
+	[ "$(echo "$out" | tail -1)" = 0 ] || { echo "ethtool -p failed"; return 1; }
 	note "LEDCTL seen during ethtool -p: $seen; before $before, after $(bar_read 0xe00)"
 	case " $seen " in *" $((0x0e0e0e0e)) "*) ;; *) echo "LEDs never on"; return 1;; esac
 	case " $seen " in *" $((0x0f0f0f0f)) "*) ;; *) echo "LEDs never off"; return 1;; esac
