@@ -183,6 +183,9 @@ fn send<T: Operations<XmitData = Option<ring::Producer<u32, ()>>>>(
     let slot = free.slot_mut(0)?;
     *slot = 7;
     free.publish(1);
+    let slot = free.first_mut()?;
+    *slot = 8;
+    free.publish(1);
     Some(producer.free())
 }
 

@@ -358,7 +358,8 @@ impl<'a, T, S, D: Side> Slots<'a, T, S, D> {
         if self.len == 0 {
             return None;
         }
-        // SAFETY: `start < size` and slot `start` is one of this side's, since `len > 0` (type
+        // SAFETY: `start` is the index this side's handle stores (type invariant), below `size`
+        // (`Ring` invariant), and with `len > 0` slot `start` is one of this side's (type
         // invariant); its handle is borrowed mutably through `self` for the result: no other
         // reference to it exists.
         Some(unsafe { &mut *self.ring.slot(self.start) })

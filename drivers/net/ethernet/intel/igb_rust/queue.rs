@@ -521,8 +521,8 @@ pub(crate) fn handle_single_irq<'a, 'b: 'a>(
     ours
 }
 
-/// Data of a vector shared between its interrupt handler, its poll and `start_xmit`. The
-/// vector's TX ring is not here: its sending half is its queue's
+/// Data of a vector shared between its interrupt handler, its poll and `start_xmit` (which
+/// only counts here, frames out of the ordinary). The vector's TX ring is not here: its sending half is its queue's
 /// [`XmitData`](netdev::Operations::XmitData), its cleaning half in the poll state.
 #[pin_data]
 pub(crate) struct VectorData<'bound> {
@@ -1806,8 +1806,8 @@ impl<'bound> VectorData<'bound> {
 }
 //@ from datapath
 
-/// The counters of TX queue `q`, kept by its vector. Only the paths that count something
-/// unusual look them up: a plain frame needs nothing of the vector.
+/// The counters of TX queue `q`, kept by its vector. Only frames that count something look
+/// them up (drops, busy, linearized, SG, TSO): a plain frame needs nothing of the vector.
 #[cold]
 #[inline(never)]
 fn tx_stats<'a>(dev: &'a netdev::Device<IgbNet<'_>>, q: u16) -> Option<&'a QueueStats> {
@@ -1820,6 +1820,20 @@ fn tx_stats<'a>(dev: &'a netdev::Device<IgbNet<'_>>, q: u16) -> Option<&'a Queue
 fn tx_count(dev: &netdev::Device<IgbNet<'_>>, q: u16, pick: fn(&QueueStats) -> &Atomic<u64>) {
     if let Some(s) = tx_stats(dev, q) {
         pick(s).add(1, Relaxed);
+    }
+}
+
+/// Counts a frame queued from several buffers (`sg`) and/or cut by the device (`tso`) on TX
+/// queue `q`: one lookup for both. Not cold: under TCP most frames are both.
+#[inline(never)]
+fn count_sg_tso(dev: &netdev::Device<IgbNet<'_>>, q: u16, sg: bool, tso: bool) {
+    if let Some(s) = tx_stats(dev, q) {
+        if sg {
+            s.tx_sg_packets.add(1, Relaxed);
+        }
+        if tso {
+            s.tx_tso_packets.add(1, Relaxed);
+        }
     }
 }
 
@@ -1840,7 +1854,7 @@ fn xmit_full(
     stopped
 }
 
-/// Queues `skb` on TX queue `q`, whose xmit lock the caller holds with `data`.
+/// Queues the frame of `req` on TX queue `q`, whose xmit lock the caller holds with `data`.
 #[inline(always)]
 pub(crate) fn xmit<'x>(
     dev: &netdev::Device<IgbNet<'_>>,
@@ -1956,15 +1970,10 @@ fn xmit_frame<'x>(
         }
         Err(_) => return None,
     };
-    if segs.len() > 1 {
-        tx_count(dev, q, |s| &s.tx_sg_packets);
-    }
-    if tso.is_some() {
-        tx_count(dev, q, |s| &s.tx_tso_packets);
-    }
+    let sg = segs.len() > 1;
     // The upper half of every data descriptor of the frame, and where they start: a frame
     // with offloads (TSO comes with a checksum) starts with its context descriptor.
-    let (hi, mut i, mut descs) = if csum.is_none() && vlan.is_none() {
+    let (hi, i, mut descs) = if csum.is_none() && vlan.is_none() {
         (
             TXD_DTYP_DATA
                 | TXD_CMD_DEXT
@@ -1986,7 +1995,9 @@ fn xmit_frame<'x>(
             descs += 1;
             i
         }
-        _ => match write_pieces(desc, segs, hi, &mut i, &mut descs, size) {
+        // The descriptors start right after the context descriptor, if any: `descs` of the
+        // free slots from the head on are taken.
+        _ => match write_pieces(desc, segs, hi, i, &mut descs, size) {
             Some(last) => last,
             None => {
                 // Unmapped and freed.
@@ -1995,7 +2006,10 @@ fn xmit_frame<'x>(
             }
         },
     };
-    i = ring_next(last, size);
+    let i = ring_next(last, size);
+    if sg || tso.is_some() {
+        count_sg_tso(dev, q, sg, tso.is_some());
+    }
     // Ring indices are below `MAX_RING_SIZE`, `descs` at most `TX_DESC_NEEDED`.
     slot.last = last as u16;
     slot.descs = descs as u16;
@@ -2034,17 +2048,20 @@ pub(crate) fn context_fits(c: &TxChecksum) -> bool {
     c.mac_len <= TX_MAX_MAC_LEN && c.ip_len <= TX_MAX_IP_LEN
 }
 
-/// Writes the data descriptors of a frame's pieces from descriptor `*i` on, one per 32 KiB of
-/// every piece, counting them in `*descs`, and returns the index of the last. They are
-/// written only into the `TX_DESC_NEEDED` free slots from the head on, and none is the
-/// device's before it is published: `None`, with nothing handed over, for a frame that needs
-/// more or has no piece.
+/// Writes the data descriptors of a frame's pieces from descriptor `i` on, one per 32 KiB of
+/// every piece, adding them to `*descs`, and returns the index of the last; `None` for a frame
+/// that would need more than `TX_DESC_NEEDED` in all, or has no piece.
+///
+/// The caller has `TX_DESC_NEEDED` free slots from the ring's head on, of which the first
+/// `*descs` are taken (`i` is the next): the descriptors written stay among those, and none
+/// is the device's before the caller publishes them. After `None` some may have been written;
+/// unpublished, they are never read.
 #[inline(never)]
 fn write_pieces(
     desc: &DescRing,
     segs: &[Segment],
     hi: u64,
-    i: &mut u32,
+    mut i: u32,
     descs: &mut u32,
     size: u32,
 ) -> Option<u32> {
@@ -2064,16 +2081,14 @@ fn write_pieces(
             if left <= TXD_MAX_DATA {
                 break;
             }
-            desc.write(*i as usize, addr, u64::from(TXD_MAX_DATA) | hi);
+            desc.write(i as usize, addr, u64::from(TXD_MAX_DATA) | hi);
             addr = addr.wrapping_add(u64::from(TXD_MAX_DATA));
             left -= TXD_MAX_DATA;
-            *i = ring_next(*i, size);
+            i = ring_next(i, size);
         }
-        desc.write(*i as usize, addr, u64::from(left) | cmd);
-        last = Some(*i);
-        if n + 1 < segs.len() {
-            *i = ring_next(*i, size);
-        }
+        desc.write(i as usize, addr, u64::from(left) | cmd);
+        last = Some(i);
+        i = ring_next(i, size);
     }
     last
 }
