@@ -522,8 +522,9 @@ pub(crate) fn handle_single_irq<'a, 'b: 'a>(
 }
 
 /// Data of a vector shared between its interrupt handler, its poll and `start_xmit` (which
-/// only counts here, frames out of the ordinary). The vector's TX ring is not here: its sending half is its queue's
-/// [`XmitData`](netdev::Operations::XmitData), its cleaning half in the poll state.
+/// only counts frames out of the ordinary here). The vector's TX ring is not here: its
+/// sending half is its queue's [`XmitData`](netdev::Operations::XmitData), its cleaning half
+/// in the poll state.
 #[pin_data]
 pub(crate) struct VectorData<'bound> {
     pub(crate) hw: Arc<Hw<'bound>>,
