@@ -195,6 +195,15 @@ pub trait Operations: Sized + Send + Sync {
         build_error!(VTABLE_DEFAULT_ERROR)
     }
 
+    /// Adds a forwarding entry to the device itself (`ndo_fdb_add` with `NTF_SELF`, e.g.
+    /// `bridge fdb add ADDR dev DEV self permanent`): the driver checks what its filters can
+    /// hold and then adds the address the default way ([`FdbAdd::add_default`]) or refuses.
+    /// Without this callback the core adds it the default way unchecked.
+    #[inline]
+    fn fdb_add(_dev: &Device<Self>, _rtnl: &mut Rtnl, _req: FdbAdd<'_>) -> Result {
+        build_error!(VTABLE_DEFAULT_ERROR)
+    }
+
     /// Programs a new, already validated, unicast MAC address (`ndo_set_mac_address`). The
     /// abstraction stores it in the net_device only when this returns `Ok`.
     #[inline]
@@ -408,14 +417,44 @@ impl RxMode<'_> {
 
     /// Calls `f` for each multicast address the stack subscribed to.
     #[inline]
-    pub fn for_each_mc_addr(&self, mut f: impl FnMut(&MacAddress)) {
-        // SAFETY: `dev` is valid; the address list lock is held (type invariant), so the list
-        // does not change while we walk it.
-        let head = unsafe { &raw mut (*self.dev.get()).mc.list };
+    pub fn for_each_mc_addr(&self, f: impl FnMut(&MacAddress)) {
+        // SAFETY: `dev` is valid (type invariant).
+        self.for_each_addr(unsafe { &raw mut (*self.dev.get()).mc }, f)
+    }
+
+    /// How many secondary unicast addresses the device must receive (`netdev_uc_count()`):
+    /// those of upper devices (macvlan, VLAN devices with an address of their own) and of
+    /// `bridge fdb add ... self`. Only a device registered with
+    /// [`Config::unicast_filter`] gets any without being put in promiscuous mode.
+    #[inline]
+    pub fn uc_count(&self) -> u32 {
+        // SAFETY: `dev` is valid and its address list lock is held (type invariant), under
+        // which the count changes.
+        let n = unsafe { (*self.dev.get()).uc.count };
+        u32::try_from(n).unwrap_or(0)
+    }
+
+    /// Calls `f` for each of the [`uc_count`](Self::uc_count) secondary unicast addresses.
+    #[inline]
+    pub fn for_each_uc_addr(&self, f: impl FnMut(&MacAddress)) {
+        // SAFETY: `dev` is valid (type invariant).
+        self.for_each_addr(unsafe { &raw mut (*self.dev.get()).uc }, f)
+    }
+
+    /// Calls `f` for each address on `list`, one of `dev`'s address lists.
+    #[inline]
+    fn for_each_addr(
+        &self,
+        list: *mut bindings::netdev_hw_addr_list,
+        mut f: impl FnMut(&MacAddress),
+    ) {
+        // SAFETY: `list` is one of `dev`'s address lists, which do not change while we walk
+        // them: the address list lock is held (type invariant).
+        let head = unsafe { &raw mut (*list).list };
         // SAFETY: `head` is an initialised list head.
         let mut pos = unsafe { (*head).next };
         while pos != head {
-            // SAFETY: every entry on `dev->mc.list` is the `list` member of a
+            // SAFETY: every entry on an address list is the `list` member of a
             // `struct netdev_hw_addr`.
             let ha = unsafe { crate::container_of!(pos, bindings::netdev_hw_addr, list) };
             // SAFETY: `ha` is valid while the lock is held; `addr` holds at least `ETH_ALEN`
@@ -425,6 +464,83 @@ impl RxMode<'_> {
             // SAFETY: `pos` is a valid list entry.
             pos = unsafe { (*pos).next };
         }
+    }
+}
+
+/// A request to add a forwarding entry to the device itself, handed to
+/// [`Operations::fdb_add`]: the address and VLAN the user gave and the request's flags, to
+/// add the default way ([`FdbAdd::add_default`]) or refuse.
+///
+/// # Invariants
+///
+/// `ndm`, `tb`, `dev`, `addr`, `vid` and `flags` are the arguments of one `ndo_fdb_add` call
+/// of the core on `dev`, a registered device, valid for `'a`, which that call outlives; the
+/// call runs in process context under RTNL.
+pub struct FdbAdd<'a> {
+    ndm: *mut bindings::ndmsg,
+    tb: *mut *mut bindings::nlattr,
+    dev: *mut bindings::net_device,
+    addr: &'a MacAddress,
+    vid: u16,
+    flags: u16,
+}
+
+impl FdbAdd<'_> {
+    /// The address to add.
+    #[inline]
+    pub fn addr(&self) -> &MacAddress {
+        self.addr
+    }
+
+    /// The VLAN of the entry, 0 for none (which the default way refuses).
+    #[inline]
+    pub fn vid(&self) -> u16 {
+        self.vid
+    }
+
+    /// Whether the default way would put the address on the unicast list
+    /// ([`RxMode::for_each_uc_addr`]): a unicast or a link-local (`01:80:c2:00:00:0X`)
+    /// address; the other multicast addresses go on the multicast list.
+    #[inline]
+    pub fn adds_unicast(&self) -> bool {
+        let a = self.addr;
+        a[0] & 1 == 0 || (a[..5] == [0x01, 0x80, 0xc2, 0, 0] && a[5] & 0xf0 == 0)
+    }
+
+    /// How many secondary unicast addresses the device has now ([`RxMode::uc_count`]).
+    #[inline]
+    pub fn uc_count(&self) -> u32 {
+        // SAFETY: `dev` is valid for the call, made in process context (type invariant), where
+        // the address list lock, which the count changes under, may be taken with bottom
+        // halves off; released below.
+        let n = unsafe {
+            bindings::netif_addr_lock_bh(self.dev);
+            let n = (*self.dev).uc.count;
+            bindings::netif_addr_unlock_bh(self.dev);
+            n
+        };
+        u32::try_from(n).unwrap_or(0)
+    }
+
+    /// Adds the entry as the core does for a device without [`Operations::fdb_add`]
+    /// (`ndo_dflt_fdb_add()`): a permanent entry without VLAN goes on the device's unicast
+    /// or multicast address list, which the driver's [`Operations::set_rx_mode`] then
+    /// programs; `EINVAL` for any other, `EEXIST` for an address already there if the
+    /// request said `NLM_F_EXCL`.
+    #[inline]
+    pub fn add_default(self) -> Result {
+        // SAFETY: The arguments of the core's `ndo_fdb_add` call, passed on unchanged during
+        // it, under RTNL (type invariant): what `ndo_dflt_fdb_add` expects.
+        to_result(unsafe {
+            bindings::ndo_dflt_fdb_add(
+                self.ndm,
+                self.tb,
+                self.dev,
+                self.addr.as_ptr(),
+                self.vid,
+                self.flags,
+            )
+        })
     }
 }
 
@@ -1280,6 +1396,11 @@ pub struct Config<T: Operations> {
     pub spread_irqs: bool,
     /// Number of `ethtool -S` statistics at first (see [`Device::set_stats_count`]).
     pub stats_count: u32,
+    /// The driver's [`Operations::set_rx_mode`] receives the secondary unicast addresses
+    /// ([`RxMode::for_each_uc_addr`]), falling back to unicast promiscuous mode itself when
+    /// its filters cannot hold them all (`IFF_UNICAST_FLT`). Otherwise the core puts the
+    /// device in promiscuous mode for as long as it has any. Needs `set_rx_mode`.
+    pub unicast_filter: bool,
     /// The device's XDP operations and features, from the XDP module's `table`; `None` for a
     /// device without XDP (then no XDP callback of the driver is ever called, implemented or
     /// not).
@@ -1630,6 +1751,9 @@ impl<T: Operations> Registration<T> {
         {
             return Err(fail(this, EINVAL));
         }
+        if config.unicast_filter && !T::HAS_SET_RX_MODE {
+            return Err(fail(this, EINVAL));
+        }
         // SAFETY: `raw` is valid and not yet visible to anyone else.
         unsafe {
             (*raw).netdev_ops = match &config.xdp {
@@ -1647,6 +1771,13 @@ impl<T: Operations> Registration<T> {
                 if let Some(m) = x.meta {
                     (*raw).xdp_metadata_ops = m;
                 }
+            }
+            if config.unicast_filter {
+                // `priv_flags` is a bitfield of the `priv_flags_fast` group.
+                let fast = &mut (*raw).__bindgen_anon_1.__bindgen_anon_1;
+                fast.set_priv_flags(
+                    fast.priv_flags() | bindings::netdev_priv_flags_IFF_UNICAST_FLT as c_ulong,
+                );
             }
             (*raw).min_mtu = config.min_mtu;
             (*raw).max_mtu = config.max_mtu;
@@ -2064,6 +2195,11 @@ impl<T: Operations> OpsTable<T> {
         } else {
             None
         },
+        ndo_fdb_add: if T::HAS_FDB_ADD {
+            Some(Self::fdb_add)
+        } else {
+            None
+        },
         ndo_set_mac_address: if T::HAS_SET_MAC_ADDRESS {
             Some(Self::set_mac_address)
         } else {
@@ -2221,6 +2357,45 @@ impl<T: Operations> OpsTable<T> {
         let d = unsafe { Device::<T>::from_raw(dev) };
         let mode = RxMode { dev: &d.0 };
         T::set_rx_mode(d, &mode);
+    }
+
+    /// # Safety
+    ///
+    /// As for `open`; the arguments are those of the core's `ndo_fdb_add` call.
+    #[allow(clippy::too_many_arguments)]
+    unsafe extern "C" fn fdb_add(
+        ndm: *mut bindings::ndmsg,
+        tb: *mut *mut bindings::nlattr,
+        dev: *mut bindings::net_device,
+        addr: *const u8,
+        vid: u16,
+        flags: u16,
+        _notified: *mut bool,
+        _extack: *mut bindings::netlink_ext_ack,
+    ) -> c_int {
+        from_result(|| {
+            // SAFETY: As in `open`: registered for `T`, and `ndo_fdb_add` runs under RTNL, in
+            // process context (a netlink request); `addr` points to an Ethernet address for
+            // the call.
+            let (d, mut rtnl, addr) = unsafe {
+                (
+                    Device::<T>::from_raw(dev),
+                    Rtnl::assume_held(),
+                    &*addr.cast::<MacAddress>(),
+                )
+            };
+            // INVARIANT: the core's arguments, for the duration of its call.
+            let req = FdbAdd {
+                ndm,
+                tb,
+                dev,
+                addr,
+                vid,
+                flags,
+            };
+            T::fdb_add(d, &mut rtnl, req)?;
+            Ok(0)
+        })
     }
 
     /// # Safety

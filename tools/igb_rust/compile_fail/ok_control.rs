@@ -8,7 +8,8 @@ use kernel::{
     net::{
         napi::{Instance, Napi, NapiContext, NoPoll, Poll, Rx, RxContext},
         netdev::{
-            self, ring, Config, Device, IrqDevice, Operations, Rtnl, TxRequest, Xmit, XmitQueue,
+            self, ring, Config, Device, FdbAdd, IrqDevice, Operations, Rtnl, RxMode, TxRequest,
+            Xmit, XmitQueue,
         },
         page_pool::{Page, PagePool, ParkedPage},
         skb::SkBuff,
@@ -263,6 +264,18 @@ impl Operations for Net<'_> {
     ) -> Xmit<'x> {
         Xmit::Ok
     }
+
+    fn set_rx_mode(_dev: &Device<Self>, mode: &RxMode<'_>) {
+        let mut n = mode.uc_count();
+        mode.for_each_uc_addr(|_| n = n.saturating_sub(1));
+    }
+
+    fn fdb_add(_dev: &Device<Self>, _rtnl: &mut Rtnl, req: FdbAdd<'_>) -> Result {
+        if req.adds_unicast() && req.uc_count() >= 15 {
+            return Err(ENOMEM);
+        }
+        req.add_default()
+    }
 }
 
 /// The XDP and ethtool tables of the same type (any lifetime) as the registration.
@@ -313,6 +326,7 @@ impl netdev::pci::Driver for Drv {
             real_rx_queues: 1,
             spread_irqs: false,
             stats_count: 0,
+            unicast_filter: true,
             xdp: Some(xdp::table::<Net<'bound>>(Features::BASIC)?),
         };
         registrar.register(

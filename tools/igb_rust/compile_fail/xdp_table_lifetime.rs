@@ -77,6 +77,7 @@ fn config<'a>() -> Result<Config<Net<'a>>> {
         real_rx_queues: 1,
         spread_irqs: false,
         stats_count: 0,
+        unicast_filter: false,
     })
 }
 

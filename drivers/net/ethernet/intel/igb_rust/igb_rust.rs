@@ -200,6 +200,7 @@ impl netdev::pci::Driver for IgbDriver {
             spread_irqs: true,
             //@ until stats: stats_count: 0,
             stats_count: net::stats_count(nq), //@ stats
+            unicast_filter: false,
             //@ until xdp: xdp: None,
             //@ from xdp
             xdp: Some(xdp::table::<IgbNet<'bound>>(
