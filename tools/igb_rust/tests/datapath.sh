@@ -169,6 +169,52 @@ check "promiscuous mode receives them ($d of 20)" test "$d" = 20
 ip link set "$DUT_IF" promisc off
 d=$(rx_delta ping -c 20 -i 0.02 -W 0.1 192.0.2.99)
 check "promiscuous off filters them again ($d received)" test "$d" = 0
+# Secondary unicast addresses (IFF_UNICAST_FLT): receive address slots 1..23
+# hold them, without promiscuous mode; beyond that unicast promiscuous mode
+# (RCTL.UPE) receives them, and `bridge fdb add` is refused with ENOMEM.
+promiscuity() { ip -d link show "$DUT_IF" | sed -n 's/.* promiscuity \([0-9]*\) .*/\1/p'; }
+rctl_upe() { echo $(( ($(bar_read 0x100) >> 3) & 1 )); }
+fdb_count() { bridge fdb show dev "$DUT_IF" self | grep -c -e "^02:00:00:00:01:" -e "^$sec "; }
+sec=02:11:22:33:44:55
+bridge fdb add $sec dev "$DUT_IF" self permanent
+d=$(rx_delta ping -c 20 -i 0.02 -W 0.1 192.0.2.99)
+p=$(promiscuity); u=$(rctl_upe)
+check "bridge fdb add ... self: frames for the secondary address arrive ($d of 20), promiscuity $p, RCTL.UPE $u" \
+	test "$d" = 20 -a "$p" = 0 -a "$u" = 0
+ip link set "$DUT_IF" down; ip link set "$DUT_IF" up; wait_carrier "$DUT_IF" 1
+d=$(rx_delta ping -c 20 -i 0.02 -W 0.1 192.0.2.99)
+check "the secondary address is programmed again after down/up ($d of 20)" test "$d" = 20
+for i in $(seq 1 22); do
+	bridge fdb add 02:00:00:00:01:$(printf %02x $i) dev "$DUT_IF" self permanent
+done
+e=$(bridge fdb add 02:00:00:00:01:99 dev "$DUT_IF" self permanent 2>&1)
+n=$(fdb_count)
+check "a 24th unicast address is refused with ENOMEM, the 23 stay ($n)" \
+	sh -c "echo '$e' | grep -q 'Cannot allocate memory' && test $n = 23 && ! bridge fdb show dev $DUT_IF self | grep -q 02:00:00:00:01:99"
+ip -n $NS neigh replace 192.0.2.98 lladdr 02:11:22:33:44:66 dev "$PEER_IF" nud permanent
+d=$(rx_delta ping -c 20 -i 0.02 -W 0.1 192.0.2.98)
+check "with 23 secondary addresses, frames for another are still filtered ($d received)" test "$d" = 0
+# A VLAN device with an address of its own adds a 24th (not through fdb_add).
+ip link add link "$DUT_IF" name dut.uc type vlan id 77
+ip link set dut.uc address 02:00:00:00:01:77
+ip link set dut.uc up
+d=$(rx_delta ping -c 20 -i 0.02 -W 0.1 192.0.2.98)
+p=$(promiscuity); u=$(rctl_upe)
+check "24 secondary addresses: unicast promiscuous (RCTL.UPE $u, promiscuity $p), other frames arrive ($d of 20)" \
+	test "$d" = 20 -a "$p" = 0 -a "$u" = 1
+ip link del dut.uc
+d=$(rx_delta ping -c 20 -i 0.02 -W 0.1 192.0.2.98)
+d2=$(rx_delta ping -c 20 -i 0.02 -W 0.1 192.0.2.99)
+u=$(rctl_upe)
+check "back to 23: RCTL.UPE $u, other frames filtered ($d), the secondary address still arrives ($d2 of 20)" \
+	test "$u" = 0 -a "$d" = 0 -a "$d2" = 20
+for i in $(seq 1 22); do
+	bridge fdb del 02:00:00:00:01:$(printf %02x $i) dev "$DUT_IF" self
+done
+bridge fdb del $sec dev "$DUT_IF" self
+ip -n $NS neigh del 192.0.2.98 dev "$PEER_IF"
+d=$(rx_delta ping -c 20 -i 0.02 -W 0.1 192.0.2.99)
+check "bridge fdb del: frames for the removed address are filtered again ($d received)" test "$d" = 0
 # Multicast: 239.1.2.3 is 01:00:5e:01:02:03 on the wire.
 ip -n $NS route add 239.0.0.0/8 dev "$PEER_IF" 2>/dev/null
 d=$(rx_delta ping -c 20 -i 0.02 -W 0.1 -t 1 239.1.2.3)

@@ -785,6 +785,50 @@ pub(crate) fn write_tail(bar: &Bar0<'_>, kind: TailReg, q: u16, tail: u32) {
 //@ from datapath
 /// Receive address slots of the 82576 (RAL/RAH 0..23).
 const RAR_ENTRIES: usize = 24;
+
+/// Receive address slots for secondary unicast addresses: all but slot 0, the port's own.
+pub(crate) const UC_SLOTS: usize = RAR_ENTRIES - 1;
+
+/// Programs receive address slot `i` (1..23; [`set_rar0`] for slot 0) with `mac`, marked
+/// valid, or empties it for `None`. The slot is invalid while it changes, so that it never
+/// matches half of the old address and half of the new one.
+pub(crate) fn set_rar(bar: &Bar0<'_>, i: usize, mac: Option<&[u8; 6]>) -> Result {
+    let (low, high) = mac.map_or((0, 0), |m| {
+        (
+            u32::from_le_bytes([m[0], m[1], m[2], m[3]]),
+            u32::from(u16::from_le_bytes([m[4], m[5]])),
+        )
+    });
+    let valid = mac.is_some();
+    if let Some(i) = i.checked_sub(16) {
+        let rah = || regs::RAH_HI::try_at(i).ok_or(EINVAL);
+        bar.try_write(rah()?, regs::RAH_HI::zeroed())?;
+        bar.try_write(
+            regs::RAL_HI::try_at(i).ok_or(EINVAL)?,
+            regs::RAL_HI::zeroed().with_addr(low),
+        )?;
+        if valid {
+            bar.try_write(
+                rah()?,
+                regs::RAH_HI::zeroed().try_with_addr(high)?.with_av(true),
+            )?;
+        }
+    } else {
+        let rah = || regs::RAH::try_at(i).filter(|_| i > 0).ok_or(EINVAL);
+        bar.try_write(rah()?, regs::RAH::zeroed())?;
+        bar.try_write(
+            regs::RAL::try_at(i).ok_or(EINVAL)?,
+            regs::RAL::zeroed().with_addr(low),
+        )?;
+        if valid {
+            bar.try_write(
+                rah()?,
+                regs::RAH::zeroed().try_with_addr(high)?.with_av(true),
+            )?;
+        }
+    }
+    Ok(())
+}
 //@ end
 
 //@ from datapath
@@ -794,19 +838,7 @@ const RAR_ENTRIES: usize = 24;
 /// writes its own afterwards.
 pub(crate) fn clear_filters(bar: &Bar0<'_>) -> Result {
     for i in 1..RAR_ENTRIES {
-        if let Some(i) = i.checked_sub(16) {
-            bar.try_write(
-                regs::RAH_HI::try_at(i).ok_or(EINVAL)?,
-                regs::RAH_HI::zeroed(),
-            )?;
-            bar.try_write(
-                regs::RAL_HI::try_at(i).ok_or(EINVAL)?,
-                regs::RAL_HI::zeroed(),
-            )?;
-        } else {
-            bar.try_write(regs::RAH::try_at(i).ok_or(EINVAL)?, regs::RAH::zeroed())?;
-            bar.try_write(regs::RAL::try_at(i).ok_or(EINVAL)?, regs::RAL::zeroed())?;
-        }
+        set_rar(bar, i, None)?;
     }
     for i in 0..128 {
         bar.try_write(regs::MTA::try_at(i).ok_or(EINVAL)?, regs::MTA::zeroed())?;

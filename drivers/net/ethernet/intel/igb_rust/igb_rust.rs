@@ -200,7 +200,8 @@ impl netdev::pci::Driver for IgbDriver {
             spread_irqs: true,
             //@ until stats: stats_count: 0,
             stats_count: net::stats_count(nq), //@ stats
-            unicast_filter: false,
+            //@ until datapath: unicast_filter: false,
+            unicast_filter: true, //@ datapath
             //@ until xdp: xdp: None,
             //@ from xdp
             xdp: Some(xdp::table::<IgbNet<'bound>>(

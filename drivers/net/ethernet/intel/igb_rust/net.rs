@@ -21,7 +21,7 @@ use kernel::{
 //@ from datapath
 use kernel::{
     net::{
-        netdev::{MacAddress, RxMode, Stats64},
+        netdev::{FdbAdd, MacAddress, RxMode, Stats64},
         skb::{SkBuff, TxChecksum},
     },
     new_mutex,
@@ -1664,12 +1664,44 @@ impl<'bound> netdev::Operations for IgbNet<'bound> {
                 let _ = bar.try_write(loc, regs::MTA::zeroed().with_bits(*w));
             }
         }
+        // The secondary unicast addresses (upper devices', `bridge fdb add ... self`) take
+        // receive address slots 1..23 in list order. More than those hold turn on unicast
+        // promiscuous mode, as the core would for a device without the filter.
+        let mut n = 0;
+        mode.for_each_uc_addr(|a| {
+            n += 1;
+            if n <= hw::UC_SLOTS {
+                let _ = hw::set_rar(bar, n, Some(a));
+            }
+        });
+        for i in n + 1..=hw::UC_SLOTS {
+            let _ = hw::set_rar(bar, i, None);
+        }
         let promisc = mode.promisc();
         let allmulti = promisc || mode.allmulti();
-        // Promiscuous means every VLAN too.
+        // Promiscuous means every VLAN too; unicast promiscuous for want of slots does not.
         bar.update(regs::RCTL, |r| {
-            r.with_upe(promisc).with_mpe(allmulti).with_vfe(!promisc)
+            r.with_upe(promisc || n > hw::UC_SLOTS)
+                .with_mpe(allmulti)
+                .with_vfe(!promisc)
         });
+    }
+    //@ end
+
+    //@ from datapath
+    fn fdb_add(dev: &netdev::Device<Self>, _rtnl: &mut Rtnl, req: FdbAdd<'_>) -> Result {
+        // As C igb does: a unicast address the receive address slots cannot hold is refused,
+        // where `set_rx_mode` would receive it in unicast promiscuous mode.
+        if req.adds_unicast() && req.uc_count() as usize >= hw::UC_SLOTS {
+            dev_err!(
+                dev.data().hw.pdev,
+                "{}: no receive address slot left for another unicast address ({} in use)\n",
+                dev.name(),
+                hw::UC_SLOTS
+            );
+            return Err(ENOMEM);
+        }
+        req.add_default()
     }
     //@ end
 
