@@ -195,12 +195,23 @@ pub trait Operations: Sized + Send + Sync {
         build_error!(VTABLE_DEFAULT_ERROR)
     }
 
-    /// Adds a forwarding entry to the device itself (`ndo_fdb_add` with `NTF_SELF`, e.g.
-    /// `bridge fdb add ADDR dev DEV self permanent`): the driver checks what its filters can
-    /// hold and then adds the address the default way ([`FdbAdd::add_default`]) or refuses.
-    /// Without this callback the core adds it the default way unchecked.
+    /// Accepts or refuses a forwarding entry for the device itself (`ndo_fdb_add` with
+    /// `NTF_SELF`, e.g. `bridge fdb add ADDR dev DEV self permanent`), under RTNL, e.g. when
+    /// its filters cannot hold another address; `extack` may explain a refusal to the user.
+    /// On `Ok` the abstraction adds it as the core does for a device without this callback
+    /// (`ndo_dflt_fdb_add()`): a unicast or link-local address (see
+    /// [`FdbAdd::adds_unicast`]) goes on the unicast list, another multicast one on the
+    /// multicast list, which [`Operations::set_rx_mode`] then programs before the request
+    /// returns; it refuses with `EINVAL` a VLAN, extended flags or an entry that is neither
+    /// permanent nor without state, and with `EEXIST` an address already there if the
+    /// request said `NLM_F_EXCL`.
     #[inline]
-    fn fdb_add(_dev: &Device<Self>, _rtnl: &mut Rtnl, _req: FdbAdd<'_>) -> Result {
+    fn fdb_add(
+        _dev: &Device<Self>,
+        _rtnl: &mut Rtnl,
+        _req: &FdbAdd<'_>,
+        _extack: &mut ExtAck<'_>,
+    ) -> Result {
         build_error!(VTABLE_DEFAULT_ERROR)
     }
 
@@ -418,39 +429,42 @@ impl RxMode<'_> {
     /// Calls `f` for each multicast address the stack subscribed to.
     #[inline]
     pub fn for_each_mc_addr(&self, f: impl FnMut(&MacAddress)) {
-        // SAFETY: `dev` is valid (type invariant).
-        self.for_each_addr(unsafe { &raw mut (*self.dev.get()).mc }, f)
+        self.for_each_addr(false, f)
     }
 
     /// How many secondary unicast addresses the device must receive (`netdev_uc_count()`):
-    /// those of upper devices (macvlan, VLAN devices with an address of their own) and of
-    /// `bridge fdb add ... self`. Only a device registered with
+    /// those of upper devices (macvlan, a VLAN device with an address of its own, a bridge's
+    /// static entries for its other ports) and of `bridge fdb add ... self`, link-local
+    /// multicast ones (`01:80:c2:00:00:0X`) among them. Only a device registered with
     /// [`Config::unicast_filter`] gets any without being put in promiscuous mode.
     #[inline]
-    pub fn uc_count(&self) -> u32 {
+    pub fn uc_count(&self) -> usize {
         // SAFETY: `dev` is valid and its address list lock is held (type invariant), under
         // which the count changes.
         let n = unsafe { (*self.dev.get()).uc.count };
-        u32::try_from(n).unwrap_or(0)
+        // Never negative; were it, the list would count as full.
+        usize::try_from(n).unwrap_or(usize::MAX)
     }
 
     /// Calls `f` for each of the [`uc_count`](Self::uc_count) secondary unicast addresses.
     #[inline]
     pub fn for_each_uc_addr(&self, f: impl FnMut(&MacAddress)) {
-        // SAFETY: `dev` is valid (type invariant).
-        self.for_each_addr(unsafe { &raw mut (*self.dev.get()).uc }, f)
+        self.for_each_addr(true, f)
     }
 
-    /// Calls `f` for each address on `list`, one of `dev`'s address lists.
+    /// Calls `f` for each address on the device's unicast (`uc`) or multicast list.
     #[inline]
-    fn for_each_addr(
-        &self,
-        list: *mut bindings::netdev_hw_addr_list,
-        mut f: impl FnMut(&MacAddress),
-    ) {
-        // SAFETY: `list` is one of `dev`'s address lists, which do not change while we walk
-        // them: the address list lock is held (type invariant).
-        let head = unsafe { &raw mut (*list).list };
+    fn for_each_addr(&self, uc: bool, mut f: impl FnMut(&MacAddress)) {
+        let dev = self.dev.get();
+        // SAFETY: `dev` is valid and its address lists do not change while we walk them: the
+        // address list lock is held (type invariant).
+        let head = unsafe {
+            if uc {
+                &raw mut (*dev).uc.list
+            } else {
+                &raw mut (*dev).mc.list
+            }
+        };
         // SAFETY: `head` is an initialised list head.
         let mut pos = unsafe { (*head).next };
         while pos != head {
@@ -467,22 +481,46 @@ impl RxMode<'_> {
     }
 }
 
-/// A request to add a forwarding entry to the device itself, handed to
-/// [`Operations::fdb_add`]: the address and VLAN the user gave and the request's flags, to
-/// add the default way ([`FdbAdd::add_default`]) or refuse.
+/// A netlink extended acknowledgment (`struct netlink_ext_ack`) to explain an error to the
+/// user.
 ///
 /// # Invariants
 ///
-/// `ndm`, `tb`, `dev`, `addr`, `vid` and `flags` are the arguments of one `ndo_fdb_add` call
-/// of the core on `dev`, a registered device, valid for `'a`, which that call outlives; the
-/// call runs in process context under RTNL.
+/// `self.0` is null or a live `netlink_ext_ack` for `'a`, the duration of the callback.
+pub struct ExtAck<'a>(*mut bindings::netlink_ext_ack, PhantomData<&'a mut ()>);
+
+impl ExtAck<'_> {
+    /// # Safety
+    ///
+    /// `p` must be null or a live `netlink_ext_ack` for `'a`, not used by others meanwhile.
+    #[inline]
+    pub(crate) unsafe fn from_raw(p: *mut bindings::netlink_ext_ack) -> Self {
+        // INVARIANT: per the safety requirements.
+        Self(p, PhantomData)
+    }
+
+    /// Sets the message the user sees with the error (`NL_SET_ERR_MSG()`).
+    #[inline]
+    pub fn set_msg(&mut self, msg: &'static CStr) {
+        if !self.0.is_null() {
+            // SAFETY: Live and ours for the callback (type invariant); the message is static.
+            unsafe { (*self.0)._msg = msg.as_char_ptr() };
+        }
+    }
+}
+
+/// A request to add a forwarding entry to the device itself, lent to
+/// [`Operations::fdb_add`] to accept or refuse: the address and VLAN the user gave.
+///
+/// # Invariants
+///
+/// `dev` is the registered device of one `ndo_fdb_add` call of the core, valid for `'a`,
+/// which that call outlives; the call runs in process context under RTNL.
 pub struct FdbAdd<'a> {
-    ndm: *mut bindings::ndmsg,
-    tb: *mut *mut bindings::nlattr,
-    dev: *mut bindings::net_device,
+    dev: &'a Opaque<bindings::net_device>,
     addr: &'a MacAddress,
     vid: u16,
-    flags: u16,
+    _not_send: NotThreadSafe,
 }
 
 impl FdbAdd<'_> {
@@ -492,13 +530,13 @@ impl FdbAdd<'_> {
         self.addr
     }
 
-    /// The VLAN of the entry, 0 for none (which the default way refuses).
+    /// The VLAN the user gave, 0 for none; the default way refuses any other with `EINVAL`.
     #[inline]
     pub fn vid(&self) -> u16 {
         self.vid
     }
 
-    /// Whether the default way would put the address on the unicast list
+    /// Whether the default way puts the address on the unicast list
     /// ([`RxMode::for_each_uc_addr`]): a unicast or a link-local (`01:80:c2:00:00:0X`)
     /// address; the other multicast addresses go on the multicast list.
     #[inline]
@@ -509,38 +547,19 @@ impl FdbAdd<'_> {
 
     /// How many secondary unicast addresses the device has now ([`RxMode::uc_count`]).
     #[inline]
-    pub fn uc_count(&self) -> u32 {
+    pub fn uc_count(&self) -> usize {
+        let dev = self.dev.get();
         // SAFETY: `dev` is valid for the call, made in process context (type invariant), where
         // the address list lock, which the count changes under, may be taken with bottom
         // halves off; released below.
         let n = unsafe {
-            bindings::netif_addr_lock_bh(self.dev);
-            let n = (*self.dev).uc.count;
-            bindings::netif_addr_unlock_bh(self.dev);
+            bindings::netif_addr_lock_bh(dev);
+            let n = (*dev).uc.count;
+            bindings::netif_addr_unlock_bh(dev);
             n
         };
-        u32::try_from(n).unwrap_or(0)
-    }
-
-    /// Adds the entry as the core does for a device without [`Operations::fdb_add`]
-    /// (`ndo_dflt_fdb_add()`): a permanent entry without VLAN goes on the device's unicast
-    /// or multicast address list, which the driver's [`Operations::set_rx_mode`] then
-    /// programs; `EINVAL` for any other, `EEXIST` for an address already there if the
-    /// request said `NLM_F_EXCL`.
-    #[inline]
-    pub fn add_default(self) -> Result {
-        // SAFETY: The arguments of the core's `ndo_fdb_add` call, passed on unchanged during
-        // it, under RTNL (type invariant): what `ndo_dflt_fdb_add` expects.
-        to_result(unsafe {
-            bindings::ndo_dflt_fdb_add(
-                self.ndm,
-                self.tb,
-                self.dev,
-                self.addr.as_ptr(),
-                self.vid,
-                self.flags,
-            )
-        })
+        // Never negative; were it, the list would count as full.
+        usize::try_from(n).unwrap_or(usize::MAX)
     }
 }
 
@@ -1774,7 +1793,7 @@ impl<T: Operations> Registration<T> {
             }
             if config.unicast_filter {
                 // `priv_flags` is a bitfield of the `priv_flags_fast` group.
-                let fast = &mut (*raw).__bindgen_anon_1.__bindgen_anon_1;
+                let fast = &mut (*raw).__bindgen_anon_1.priv_flags_fast;
                 fast.set_priv_flags(
                     fast.priv_flags() | bindings::netdev_priv_flags_IFF_UNICAST_FLT as c_ulong,
                 );
@@ -2371,29 +2390,36 @@ impl<T: Operations> OpsTable<T> {
         vid: u16,
         flags: u16,
         _notified: *mut bool,
-        _extack: *mut bindings::netlink_ext_ack,
+        extack: *mut bindings::netlink_ext_ack,
     ) -> c_int {
         from_result(|| {
-            // SAFETY: As in `open`: registered for `T`, and `ndo_fdb_add` runs under RTNL, in
-            // process context (a netlink request); `addr` points to an Ethernet address for
-            // the call.
-            let (d, mut rtnl, addr) = unsafe {
+            // SAFETY: The core calls a device's own `ndo_fdb_add` for it (`rtnl_fdb_add`, the
+            // only caller; it calls a master's with the port, but only a bridge masters
+            // `IFF_BRIDGE_PORT` devices, with its own ops), so `dev` was registered for `T`;
+            // it does so from a netlink request, in process context under RTNL. `addr` points
+            // to an Ethernet address and `extack` is null or live for the call.
+            let (d, mut rtnl, addr, mut ack) = unsafe {
                 (
                     Device::<T>::from_raw(dev),
                     Rtnl::assume_held(),
                     &*addr.cast::<MacAddress>(),
+                    ExtAck::from_raw(extack),
                 )
             };
-            // INVARIANT: the core's arguments, for the duration of its call.
+            // INVARIANT: `dev` registered, for the duration of the core's call.
             let req = FdbAdd {
-                ndm,
-                tb,
-                dev,
+                dev: &d.0,
                 addr,
                 vid,
-                flags,
+                _not_send: NotThreadSafe,
             };
-            T::fdb_add(d, &mut rtnl, req)?;
+            T::fdb_add(d, &mut rtnl, &req, &mut ack)?;
+            // SAFETY: The core's arguments, passed on unchanged during its call, under RTNL:
+            // what `ndo_dflt_fdb_add` expects. It sends no notification, so the core does
+            // (`_notified` stays false).
+            to_result(unsafe {
+                bindings::ndo_dflt_fdb_add(ndm, tb, dev, addr.as_ptr(), vid, flags)
+            })?;
             Ok(0)
         })
     }

@@ -54,6 +54,7 @@ use crate::{
 use core::{marker::PhantomData, ptr::NonNull};
 
 pub use crate::net::napi::{RxQueue, PACKET_HEADROOM};
+pub use crate::net::netdev::ExtAck;
 
 /// What a device can do with XDP (`xdp_features`, `enum netdev_xdp_act`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -1218,34 +1219,6 @@ impl<'a> Runner<'a> {
         unsafe { bindings::trace_xdp_exception(dev(), prog.0.as_ptr(), act) };
         frags.recycle(rx);
         on.dropped(page, dirty(&mb.xdp), DropReason::Aborted)
-    }
-}
-
-/// A netlink extended acknowledgment (`struct netlink_ext_ack`) to explain an error to the
-/// user.
-///
-/// # Invariants
-///
-/// `self.0` is null or a live `netlink_ext_ack` for the duration of the callback.
-pub struct ExtAck<'a>(*mut bindings::netlink_ext_ack, PhantomData<&'a mut ()>);
-
-impl ExtAck<'_> {
-    /// # Safety
-    ///
-    /// `p` must be null or a live `netlink_ext_ack` for `'a`, not used by others meanwhile.
-    #[inline]
-    pub(crate) unsafe fn from_raw(p: *mut bindings::netlink_ext_ack) -> Self {
-        // INVARIANT: per the safety requirements.
-        Self(p, PhantomData)
-    }
-
-    /// Sets the message the user sees with the error (`NL_SET_ERR_MSG()`).
-    #[inline]
-    pub fn set_msg(&mut self, msg: &'static CStr) {
-        if !self.0.is_null() {
-            // SAFETY: Live and ours for the callback (type invariant); the message is static.
-            unsafe { (*self.0)._msg = msg.as_char_ptr() };
-        }
     }
 }
 

@@ -270,11 +270,17 @@ impl Operations for Net<'_> {
         mode.for_each_uc_addr(|_| n = n.saturating_sub(1));
     }
 
-    fn fdb_add(_dev: &Device<Self>, _rtnl: &mut Rtnl, req: FdbAdd<'_>) -> Result {
+    fn fdb_add(
+        _dev: &Device<Self>,
+        _rtnl: &mut Rtnl,
+        req: &FdbAdd<'_>,
+        extack: &mut xdp::ExtAck<'_>,
+    ) -> Result {
         if req.adds_unicast() && req.uc_count() >= 15 {
+            extack.set_msg(c"full");
             return Err(ENOMEM);
         }
-        req.add_default()
+        Ok(())
     }
 }
 

@@ -174,11 +174,13 @@ check "promiscuous off filters them again ($d received)" test "$d" = 0
 # (RCTL.UPE) receives them, and `bridge fdb add` is refused with ENOMEM.
 promiscuity() { ip -d link show "$DUT_IF" | sed -n 's/.* promiscuity \([0-9]*\) .*/\1/p'; }
 rctl_upe() { echo $(( ($(bar_read 0x100) >> 3) & 1 )); }
+uc_state() {	# uc_state IP: frames the DUT received of 20 pings to IP, its promiscuity, RCTL.UPE
+	echo "$(rx_delta ping -c 20 -i 0.02 -W 0.1 "$1") $(promiscuity) $(rctl_upe)"
+}
 fdb_count() { bridge fdb show dev "$DUT_IF" self | grep -c -e "^02:00:00:00:01:" -e "^$sec "; }
 sec=02:11:22:33:44:55
 bridge fdb add $sec dev "$DUT_IF" self permanent
-d=$(rx_delta ping -c 20 -i 0.02 -W 0.1 192.0.2.99)
-p=$(promiscuity); u=$(rctl_upe)
+read -r d p u < <(uc_state 192.0.2.99)
 check "bridge fdb add ... self: frames for the secondary address arrive ($d of 20), promiscuity $p, RCTL.UPE $u" \
 	test "$d" = 20 -a "$p" = 0 -a "$u" = 0
 ip link set "$DUT_IF" down; ip link set "$DUT_IF" up; wait_carrier "$DUT_IF" 1
@@ -187,19 +189,39 @@ check "the secondary address is programmed again after down/up ($d of 20)" test 
 for i in $(seq 1 22); do
 	bridge fdb add 02:00:00:00:01:$(printf %02x $i) dev "$DUT_IF" self permanent
 done
+# Slot 16, the first of the second bank (RAL/RAH 16..23), and slot 23, the last.
+ip -n $NS neigh replace 192.0.2.97 lladdr 02:00:00:00:01:0f dev "$PEER_IF" nud permanent
+ip -n $NS neigh replace 192.0.2.96 lladdr 02:00:00:00:01:16 dev "$PEER_IF" nud permanent
+d=$(rx_delta ping -c 20 -i 0.02 -W 0.1 192.0.2.97)
+d2=$(rx_delta ping -c 20 -i 0.02 -W 0.1 192.0.2.96)
+check "23 secondary addresses: slots 16 and 23 receive too ($d and $d2 of 20)" test "$d" = 20 -a "$d2" = 20
 e=$(bridge fdb add 02:00:00:00:01:99 dev "$DUT_IF" self permanent 2>&1)
+rc=$?
+# The same request straight over netlink, for the errno (bridge prints the
+# netlink message instead): RTM_NEWNEIGH, AF_BRIDGE, NUD_PERMANENT, NTF_SELF.
+errno_name=$(python3 -c '
+import errno, socket, struct, sys
+idx = socket.if_nametoindex(sys.argv[1])
+mac = bytes.fromhex(sys.argv[2].replace(":", ""))
+body = struct.pack("BBHiHBB", socket.AF_BRIDGE, 0, 0, idx, 0x80, 0x02, 0)
+body += struct.pack("HH", 10, 2) + mac + bytes(2)
+s = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, 0)
+s.send(struct.pack("IHHII", 16 + len(body), 28, 0x605, 1, 0) + body)
+err = -struct.unpack_from("i", s.recv(4096), 16)[0]
+print(errno.errorcode.get(err, err) if err else "OK")' "$DUT_IF" 02:00:00:00:01:99)
 n=$(fdb_count)
-check "a 24th unicast address is refused with ENOMEM, the 23 stay ($n)" \
-	sh -c "echo '$e' | grep -q 'Cannot allocate memory' && test $n = 23 && ! bridge fdb show dev $DUT_IF self | grep -q 02:00:00:00:01:99"
+check "a 24th unicast address is refused ($errno_name, bridge rc $rc: $e), the 23 stay ($n)" \
+	sh -c "test $rc != 0 && test '$errno_name' = ENOMEM &&
+		echo '$e' | grep -q 'no receive address slot left' && test $n = 23 &&
+		! bridge fdb show dev $DUT_IF self | grep -q 02:00:00:00:01:99"
 ip -n $NS neigh replace 192.0.2.98 lladdr 02:11:22:33:44:66 dev "$PEER_IF" nud permanent
 d=$(rx_delta ping -c 20 -i 0.02 -W 0.1 192.0.2.98)
 check "with 23 secondary addresses, frames for another are still filtered ($d received)" test "$d" = 0
 # A VLAN device with an address of its own adds a 24th (not through fdb_add).
 ip link add link "$DUT_IF" name dut.uc type vlan id 77
-ip link set dut.uc address 02:00:00:00:01:77
+ip link set dut.uc address 02:00:00:00:01:77 addrgenmode none
 ip link set dut.uc up
-d=$(rx_delta ping -c 20 -i 0.02 -W 0.1 192.0.2.98)
-p=$(promiscuity); u=$(rctl_upe)
+read -r d p u < <(uc_state 192.0.2.98)
 check "24 secondary addresses: unicast promiscuous (RCTL.UPE $u, promiscuity $p), other frames arrive ($d of 20)" \
 	test "$d" = 20 -a "$p" = 0 -a "$u" = 1
 ip link del dut.uc
@@ -208,13 +230,57 @@ d2=$(rx_delta ping -c 20 -i 0.02 -W 0.1 192.0.2.99)
 u=$(rctl_upe)
 check "back to 23: RCTL.UPE $u, other frames filtered ($d), the secondary address still arrives ($d2 of 20)" \
 	test "$u" = 0 -a "$d" = 0 -a "$d2" = 20
+# Removing the first address leaves the others where they are, receiving.
+bridge fdb del $sec dev "$DUT_IF" self
+d=$(rx_delta ping -c 20 -i 0.02 -W 0.1 192.0.2.99)
+d2=$(rx_delta ping -c 20 -i 0.02 -W 0.1 192.0.2.96)
+# RAH(1) and RAH(23): slot 1 empty, slot 23 still valid (bit 31) for ..:01:16.
+r=$(bar_read 0x540c 0x551c | tr '\n' ' ')
+check "bridge fdb del of the first: its frames filtered ($d received), slot 23 unchanged ($r) and receiving ($d2 of 20)" \
+	test "$d" = 0 -a "$d2" = 20 -a "$r" = "0 $((0x80001601)) "
 for i in $(seq 1 22); do
 	bridge fdb del 02:00:00:00:01:$(printf %02x $i) dev "$DUT_IF" self
 done
-bridge fdb del $sec dev "$DUT_IF" self
+d=$(rx_delta ping -c 20 -i 0.02 -W 0.1 192.0.2.96)
+check "all removed: the last slot's address is filtered again ($d received)" test "$d" = 0
 ip -n $NS neigh del 192.0.2.98 dev "$PEER_IF"
+ip -n $NS neigh del 192.0.2.97 dev "$PEER_IF"
+ip -n $NS neigh del 192.0.2.96 dev "$PEER_IF"
+# The same for upper devices: a macvlan's address, and a bridge port that the
+# bridge keeps out of promiscuous mode (vlan_filtering, the DUT its only port
+# that floods and learns), which then programs the static entries of its other
+# ports. Without IFF_UNICAST_FLT both would make the DUT promiscuous.
+ip link add link "$DUT_IF" name dut.mv address 02:11:22:33:44:55 type macvlan mode bridge
+ip link set dut.mv addrgenmode none up
+read -r d p u < <(uc_state 192.0.2.99)
+check "macvlan: frames for its address arrive ($d of 20), promiscuity $p, RCTL.UPE $u" \
+	test "$d" = 20 -a "$p" = 0 -a "$u" = 0
+ip link del dut.mv
 d=$(rx_delta ping -c 20 -i 0.02 -W 0.1 192.0.2.99)
-check "bridge fdb del: frames for the removed address are filtered again ($d received)" test "$d" = 0
+check "macvlan removed: its address is filtered again ($d received)" test "$d" = 0
+bridge_port() {
+	local p u d d2
+	ip link add br.uc type bridge vlan_filtering 1 || return 1
+	ip link add vb.uc type veth peer name vb.uc1 || return 1
+	ip link set vb.uc master br.uc && ip link set "$DUT_IF" master br.uc || return 1
+	bridge link set dev vb.uc learning off flood off mcast_flood off bcast_flood off || return 1
+	ip link set vb.uc addrgenmode none up && ip link set vb.uc1 addrgenmode none up &&
+		ip link set br.uc addrgenmode none up || return 1
+	bridge fdb add 02:11:22:33:44:55 dev vb.uc master static || return 1
+	d=$(rx_delta ping -c 20 -i 0.02 -W 0.1 192.0.2.99)
+	ip -n $NS neigh replace 192.0.2.98 lladdr 02:11:22:33:44:66 dev "$PEER_IF" nud permanent
+	d2=$(rx_delta ping -c 20 -i 0.02 -W 0.1 192.0.2.98)
+	ip -n $NS neigh del 192.0.2.98 dev "$PEER_IF"
+	p=$(promiscuity); u=$(rctl_upe)
+	echo "promiscuity $p, RCTL.UPE $u; a static entry's frames: $d of 20; another address: $d2"
+	test "$p" = 0 -a "$u" = 0 -a "$d" = 20 -a "$d2" = 0
+}
+check "bridge port (vlan_filtering, one auto port): not promiscuous, static entries received, others filtered" bridge_port
+ip link set "$DUT_IF" nomaster; ip link del vb.uc; ip link del br.uc
+d=$(rx_delta ping -c 20 -i 0.02 -W 0.1 192.0.2.99)
+p=$(promiscuity)
+check "out of the bridge: promiscuity $p, the static entry's address filtered again ($d received)" \
+	test "$p" = 0 -a "$d" = 0
 # Multicast: 239.1.2.3 is 01:00:5e:01:02:03 on the wire.
 ip -n $NS route add 239.0.0.0/8 dev "$PEER_IF" 2>/dev/null
 d=$(rx_delta ping -c 20 -i 0.02 -W 0.1 -t 1 239.1.2.3)

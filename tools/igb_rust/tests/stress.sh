@@ -455,6 +455,7 @@ flap_race() {	# both directions at once: DUT -> peer on port 5004, peer -> DUT o
 		ethtool -A "$DUT_IF" rx off tx off || err+=" pause"
 		ethtool -G "$DUT_IF" rx 128 tx 512 || err+=" rings"
 		ip link add link "$DUT_IF" name race.7 type vlan id 7 || err+=" vlan-add"
+		bridge fdb add 02:00:00:00:07:07 dev "$DUT_IF" self permanent || err+=" fdb-add"
 		ethtool -K "$DUT_IF" rxvlan off txvlan off || err+=" vlan-offloads"
 		sleep 0.5
 		ip link set "$DUT_IF" down && ip link set "$DUT_IF" up || err+=" ip-flap"
@@ -467,6 +468,7 @@ flap_race() {	# both directions at once: DUT -> peer on port 5004, peer -> DUT o
 		ethtool -X "$DUT_IF" default || err+=" rxfh-default"
 		ethtool -K "$DUT_IF" rxvlan on txvlan on || err+=" vlan-offloads"
 		ip link del race.7 || err+=" vlan-del"
+		bridge fdb del 02:00:00:00:07:07 dev "$DUT_IF" self || err+=" fdb-del"
 		ethtool -C "$DUT_IF" rx-usecs "$usecs" || err+=" coalesce"
 		ethtool -A "$DUT_IF" $pause || err+=" pause"
 		ethtool -G "$DUT_IF" rx 256 tx 256 || err+=" rings"
@@ -493,7 +495,7 @@ flap_race() {	# both directions at once: DUT -> peer on port 5004, peer -> DUT o
 }
 if part flap; then
 	[ -d "$OUT/qmp" ] || note "no QEMU monitor relay: link flaps by ip link only"
-	what="link flaps, MTU, rx-copybreak, -L, -X, -C, -A, -G, VLAN add/del, rxvlan/txvlan, netlink dumps"
+	what="link flaps, MTU, rx-copybreak, -L, -X, -C, -A, -G, VLAN and fdb add/del, rxvlan/txvlan, netlink dumps"
 	check "$what racing ${STRESS_MB} MB blobs DUT -> peer and peer -> DUT at once: all intact" flap_race
 	check "after the races: channels, rings and VLAN offloads as before" \
 		test "$(ethtool -l "$DUT_IF" | awk '/^Combined:/ { v = $2 } END { print v }')/$(ring_state | cut -d' ' -f1)/$(ethtool -k "$DUT_IF" | grep -c '^[rt]x-vlan-offload: on')" = "$(nproc | awk '{ print ($1 < 8 ? $1 : 8) }')/256/256/2"

@@ -832,6 +832,24 @@ pub(crate) fn set_rar(bar: &Bar0<'_>, i: usize, mac: Option<&[u8; 6]>) -> Result
 //@ end
 
 //@ from datapath
+/// The address receive address slot `i` (1..23) holds, if it is valid.
+pub(crate) fn read_rar(bar: &Bar0<'_>, i: usize) -> Option<[u8; 6]> {
+    let (low, high, valid) = if let Some(j) = i.checked_sub(16) {
+        let h = bar.try_read(regs::RAH_HI::try_at(j)?).ok()?;
+        let l = bar.try_read(regs::RAL_HI::try_at(j)?).ok()?;
+        (l.addr().get(), h.addr().get(), h.av())
+    } else {
+        let h = bar.try_read(regs::RAH::try_at(i).filter(|_| i > 0)?).ok()?;
+        let l = bar.try_read(regs::RAL::try_at(i)?).ok()?;
+        (l.addr().get(), h.addr().get(), h.av())
+    };
+    let l = low.to_le_bytes();
+    let h = (high as u16).to_le_bytes();
+    valid.then_some([l[0], l[1], l[2], l[3], h[0], h[1]])
+}
+//@ end
+
+//@ from datapath
 /// Empties every receive filter a reset leaves as it was: receive addresses 1..23 (slot 0
 /// is the port's own, written right after), the multicast and unicast hash tables and the
 /// VLAN filter table. A previous driver's entries would go on accepting frames; the caller
@@ -920,8 +938,8 @@ pub(crate) fn set_completion_timeout(bar: &Bar0<'_>, pdev: &pci::Device<Bound>) 
 //@ from ethtool
 /// Registers the self-test writes patterns to and reads back (offset, bits that hold what is
 /// written, count, stride): the queue 0 ring registers, the flow control registers, the
-/// receive addresses 1..15 and the VLAN and multicast tables. All of them are set up again
-/// after the MAC reset that follows the test.
+/// receive addresses 1..15 and the VLAN and multicast tables. The caller empties the filters
+/// after the MAC reset that follows the test; an open interface sets them up again.
 const TEST_REGS: [(usize, u32, usize, usize); 11] = [
     (0xc000, 0xffff_ff80, 1, 0),   // RDBAL(0)
     (0xc004, 0xffff_ffff, 1, 0),   // RDBAH(0)

@@ -21,7 +21,7 @@ use kernel::{
 //@ from datapath
 use kernel::{
     net::{
-        netdev::{FdbAdd, MacAddress, RxMode, Stats64},
+        netdev::{ExtAck, FdbAdd, MacAddress, RxMode, Stats64},
         skb::{SkBuff, TxChecksum},
     },
     new_mutex,
@@ -679,6 +679,9 @@ impl<'bound> IgbNet<'bound> {
             // Not known to be stopped: `bring_up` resets it again before it gets DMA back.
             let _ = hw::dma_off(self.hw.pdev);
         }
+        // The reset leaves the filters as the test left them: test patterns in receive
+        // addresses still marked valid.
+        let _ = hw::clear_filters(bar);
         if running {
             // Opened again, or left to the watchdog as after a failed reset.
             let _ = self.resume(dev, rtnl, true);
@@ -1665,23 +1668,45 @@ impl<'bound> netdev::Operations for IgbNet<'bound> {
             }
         }
         // The secondary unicast addresses (upper devices', `bridge fdb add ... self`) take
-        // receive address slots 1..23 in list order. More than those hold turn on unicast
-        // promiscuous mode, as the core would for a device without the filter.
-        let mut n = 0;
+        // receive address slots 1..23. An address keeps its slot while it stays on the list:
+        // only slots whose address comes or goes are written, so that the others never stop
+        // matching. More addresses than slots turn on unicast promiscuous mode.
+        let mut slot: [Option<[u8; 6]>; hw::UC_SLOTS] =
+            core::array::from_fn(|i| hw::read_rar(bar, i + 1));
+        let mut kept = [false; hw::UC_SLOTS];
+        let mut new = [[0u8; 6]; hw::UC_SLOTS];
+        let mut n_new = 0;
+        let mut overflow = false;
         mode.for_each_uc_addr(|a| {
-            n += 1;
-            if n <= hw::UC_SLOTS {
-                let _ = hw::set_rar(bar, n, Some(a));
+            if let Some(i) = (0..hw::UC_SLOTS).find(|&i| !kept[i] && slot[i] == Some(*a)) {
+                kept[i] = true;
+            } else if n_new < hw::UC_SLOTS {
+                new[n_new] = *a;
+                n_new += 1;
+            } else {
+                overflow = true;
             }
         });
-        for i in n + 1..=hw::UC_SLOTS {
-            let _ = hw::set_rar(bar, i, None);
+        for i in 0..hw::UC_SLOTS {
+            if slot[i].is_some() && !kept[i] {
+                let _ = hw::set_rar(bar, i + 1, None);
+                slot[i] = None;
+            }
+        }
+        for a in &new[..n_new] {
+            match (0..hw::UC_SLOTS).find(|&i| slot[i].is_none()) {
+                Some(i) => {
+                    let _ = hw::set_rar(bar, i + 1, Some(a));
+                    slot[i] = Some(*a);
+                }
+                None => overflow = true,
+            }
         }
         let promisc = mode.promisc();
         let allmulti = promisc || mode.allmulti();
         // Promiscuous means every VLAN too; unicast promiscuous for want of slots does not.
         bar.update(regs::RCTL, |r| {
-            r.with_upe(promisc || n > hw::UC_SLOTS)
+            r.with_upe(promisc || overflow)
                 .with_mpe(allmulti)
                 .with_vfe(!promisc)
         });
@@ -1689,19 +1714,26 @@ impl<'bound> netdev::Operations for IgbNet<'bound> {
     //@ end
 
     //@ from datapath
-    fn fdb_add(dev: &netdev::Device<Self>, _rtnl: &mut Rtnl, req: FdbAdd<'_>) -> Result {
+    fn fdb_add(
+        dev: &netdev::Device<Self>,
+        _rtnl: &mut Rtnl,
+        req: &FdbAdd<'_>,
+        extack: &mut ExtAck<'_>,
+    ) -> Result {
         // As C igb does: a unicast address the receive address slots cannot hold is refused,
         // where `set_rx_mode` would receive it in unicast promiscuous mode.
-        if req.adds_unicast() && req.uc_count() as usize >= hw::UC_SLOTS {
+        let n = req.uc_count();
+        if req.adds_unicast() && n >= hw::UC_SLOTS {
+            extack.set_msg(c"no receive address slot left for another unicast address");
             dev_err!(
                 dev.data().hw.pdev,
                 "{}: no receive address slot left for another unicast address ({} in use)\n",
                 dev.name(),
-                hw::UC_SLOTS
+                n
             );
             return Err(ENOMEM);
         }
-        req.add_default()
+        Ok(())
     }
     //@ end
 
