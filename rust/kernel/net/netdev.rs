@@ -202,9 +202,9 @@ pub trait Operations: Sized + Send + Sync {
     /// (`ndo_dflt_fdb_add()`): a unicast or link-local address (see
     /// [`FdbAdd::adds_unicast`]) goes on the unicast list, another multicast one on the
     /// multicast list, which [`Operations::set_rx_mode`] then programs before the request
-    /// returns; it refuses with `EINVAL` a VLAN, extended flags or an entry that is neither
-    /// permanent nor without state, and with `EEXIST` an address already there if the
-    /// request said `NLM_F_EXCL`.
+    /// returns if the device is up (otherwise when it opens); it refuses with `EINVAL` a
+    /// VLAN, extended flags or an entry that is neither permanent nor without state, and with
+    /// `EEXIST` an address already there if the request said `NLM_F_EXCL`.
     #[inline]
     fn fdb_add(
         _dev: &Device<Self>,
@@ -433,8 +433,9 @@ impl RxMode<'_> {
     }
 
     /// How many secondary unicast addresses the device must receive (`netdev_uc_count()`):
-    /// those of upper devices (macvlan, a VLAN device with an address of its own, a bridge's
-    /// static entries for its other ports) and of `bridge fdb add ... self`, link-local
+    /// those of upper devices (macvlan, a VLAN device with an address of its own, the static
+    /// and local entries of a bridge that keeps the device out of promiscuous mode, its own
+    /// address among them) and of `bridge fdb add ... self`, link-local
     /// multicast ones (`01:80:c2:00:00:0X`) among them. Only a device registered with
     /// [`Config::unicast_filter`] gets any without being put in promiscuous mode.
     #[inline]
@@ -545,21 +546,25 @@ impl FdbAdd<'_> {
         a[0] & 1 == 0 || (a[..5] == [0x01, 0x80, 0xc2, 0, 0] && a[5] & 0xf0 == 0)
     }
 
-    /// How many secondary unicast addresses the device has now ([`RxMode::uc_count`]).
+    /// How many secondary unicast addresses the device has now ([`RxMode::uc_count`]), and
+    /// whether [`addr`](Self::addr) is one of them (then adding it again takes no room).
     #[inline]
-    pub fn uc_count(&self) -> usize {
+    pub fn uc_state(&self) -> (usize, bool) {
         let dev = self.dev.get();
         // SAFETY: `dev` is valid for the call, made in process context (type invariant), where
-        // the address list lock, which the count changes under, may be taken with bottom
-        // halves off; released below.
-        let n = unsafe {
-            bindings::netif_addr_lock_bh(dev);
-            let n = (*dev).uc.count;
-            bindings::netif_addr_unlock_bh(dev);
-            n
+        // the address list lock, which the list changes under, may be taken with bottom halves
+        // off; released below.
+        unsafe { bindings::netif_addr_lock_bh(dev) };
+        let state = {
+            // INVARIANT: the lock is held for as long as `mode` exists (this block).
+            let mode = RxMode { dev: self.dev };
+            let mut listed = false;
+            mode.for_each_uc_addr(|a| listed |= a == self.addr);
+            (mode.uc_count(), listed)
         };
-        // Never negative; were it, the list would count as full.
-        usize::try_from(n).unwrap_or(usize::MAX)
+        // SAFETY: Taken above.
+        unsafe { bindings::netif_addr_unlock_bh(dev) };
+        state
     }
 }
 

@@ -276,7 +276,7 @@ impl Operations for Net<'_> {
         req: &FdbAdd<'_>,
         extack: &mut xdp::ExtAck<'_>,
     ) -> Result {
-        if req.adds_unicast() && req.uc_count() >= 15 {
+        if req.adds_unicast() && req.uc_state() == (15, false) {
             extack.set_msg(c"full");
             return Err(ENOMEM);
         }

@@ -214,6 +214,9 @@ check "a 24th unicast address is refused ($errno_name, bridge rc $rc: $e), the 2
 	sh -c "test $rc != 0 && test '$errno_name' = ENOMEM &&
 		echo '$e' | grep -q 'no receive address slot left' && test $n = 23 &&
 		! bridge fdb show dev $DUT_IF self | grep -q 02:00:00:00:01:99"
+e=$(bridge fdb replace $sec dev "$DUT_IF" self permanent 2>&1)
+check "with 23, one already on the list is accepted again (bridge fdb replace: ${e:-no error})" \
+	test -z "$e" -a "$(fdb_count)" = 23
 ip -n $NS neigh replace 192.0.2.98 lladdr 02:11:22:33:44:66 dev "$PEER_IF" nud permanent
 d=$(rx_delta ping -c 20 -i 0.02 -W 0.1 192.0.2.98)
 check "with 23 secondary addresses, frames for another are still filtered ($d received)" test "$d" = 0
@@ -224,12 +227,19 @@ ip link set dut.uc up
 read -r d p u < <(uc_state 192.0.2.98)
 check "24 secondary addresses: unicast promiscuous (RCTL.UPE $u, promiscuity $p), other frames arrive ($d of 20)" \
 	test "$d" = 20 -a "$p" = 0 -a "$u" = 1
-ip link del dut.uc
-d=$(rx_delta ping -c 20 -i 0.02 -W 0.1 192.0.2.98)
-d2=$(rx_delta ping -c 20 -i 0.02 -W 0.1 192.0.2.99)
+# One fdb entry goes: the address left without a slot takes the freed one.
+bridge fdb del 02:00:00:00:01:01 dev "$DUT_IF" self
+ip -n $NS neigh replace 192.0.2.95 lladdr 02:00:00:00:01:77 dev "$PEER_IF" nud permanent
+d=$(rx_delta ping -c 20 -i 0.02 -W 0.1 192.0.2.95)
+d2=$(rx_delta ping -c 20 -i 0.02 -W 0.1 192.0.2.98)
 u=$(rctl_upe)
-check "back to 23: RCTL.UPE $u, other frames filtered ($d), the secondary address still arrives ($d2 of 20)" \
-	test "$u" = 0 -a "$d" = 0 -a "$d2" = 20
+check "back to 23: the unplaced address gets the freed slot ($d of 20), RCTL.UPE $u, other frames filtered ($d2)" \
+	test "$d" = 20 -a "$u" = 0 -a "$d2" = 0
+ip link del dut.uc
+d=$(rx_delta ping -c 20 -i 0.02 -W 0.1 192.0.2.95)
+d2=$(rx_delta ping -c 20 -i 0.02 -W 0.1 192.0.2.99)
+check "the VLAN device gone: its address filtered ($d), the first secondary address still arrives ($d2 of 20)" \
+	test "$d" = 0 -a "$d2" = 20
 # Removing the first address leaves the others where they are, receiving.
 bridge fdb del $sec dev "$DUT_IF" self
 d=$(rx_delta ping -c 20 -i 0.02 -W 0.1 192.0.2.99)
@@ -238,7 +248,7 @@ d2=$(rx_delta ping -c 20 -i 0.02 -W 0.1 192.0.2.96)
 r=$(bar_read 0x540c 0x551c | tr '\n' ' ')
 check "bridge fdb del of the first: its frames filtered ($d received), slot 23 unchanged ($r) and receiving ($d2 of 20)" \
 	test "$d" = 0 -a "$d2" = 20 -a "$r" = "0 $((0x80001601)) "
-for i in $(seq 1 22); do
+for i in $(seq 2 22); do
 	bridge fdb del 02:00:00:00:01:$(printf %02x $i) dev "$DUT_IF" self
 done
 d=$(rx_delta ping -c 20 -i 0.02 -W 0.1 192.0.2.96)
@@ -246,6 +256,7 @@ check "all removed: the last slot's address is filtered again ($d received)" tes
 ip -n $NS neigh del 192.0.2.98 dev "$PEER_IF"
 ip -n $NS neigh del 192.0.2.97 dev "$PEER_IF"
 ip -n $NS neigh del 192.0.2.96 dev "$PEER_IF"
+ip -n $NS neigh del 192.0.2.95 dev "$PEER_IF"
 # The same for upper devices: a macvlan's address, and a bridge port that the
 # bridge keeps out of promiscuous mode (vlan_filtering, the DUT its only port
 # that floods and learns), which then programs the static entries of its other

@@ -497,6 +497,27 @@ if part flap; then
 	[ -d "$OUT/qmp" ] || note "no QEMU monitor relay: link flaps by ip link only"
 	what="link flaps, MTU, rx-copybreak, -L, -X, -C, -A, -G, VLAN and fdb add/del, rxvlan/txvlan, netlink dumps"
 	check "$what racing ${STRESS_MB} MB blobs DUT -> peer and peer -> DUT at once: all intact" flap_race
+	# The fdb entry gone, and with it every secondary receive address:
+	# RCTL.UPE clear, the valid bit of RAH(1..15) and RAH(16..23) clear.
+	uc_clean() {
+		local offs v i=0 bad=""
+		bridge fdb show dev "$DUT_IF" self | grep -q 02:00:00:00:07:07 && bad+=" fdb-entry"
+		offs="0x100 $(for i in $(seq 1 15); do printf '0x%x ' $((0x5404 + 8 * i)); done)"
+		offs+="$(for i in $(seq 0 7); do printf '0x%x ' $((0x54e4 + 8 * i)); done)"
+		i=0
+		for v in $(bar_read $offs); do
+			if [ $i = 0 ]; then
+				[ $((v & 8)) = 0 ] || bad+=" RCTL.UPE"
+			else
+				[ $((v >> 31)) = 0 ] || bad+=" RAH($i)"
+			fi
+			i=$((i + 1))
+		done
+		[ $i = 24 ] || bad+=" read $i registers"
+		echo "${bad:-fdb entry gone, RCTL.UPE clear, RAH(1..23) invalid}"
+		[ -z "$bad" ]
+	}
+	check "after the races: the fdb entry and its receive address gone" uc_clean
 	check "after the races: channels, rings and VLAN offloads as before" \
 		test "$(ethtool -l "$DUT_IF" | awk '/^Combined:/ { v = $2 } END { print v }')/$(ring_state | cut -d' ' -f1)/$(ethtool -k "$DUT_IF" | grep -c '^[rt]x-vlan-offload: on')" = "$(nproc | awk '{ print ($1 < 8 ? $1 : 8) }')/256/256/2"
 fi

@@ -527,11 +527,13 @@ pub(crate) fn read_perm_addr(bar: &Bar0<'_>) -> Result<MacAddr> {
     Ok(read_rar0(bar))
 }
 
-/// Programs receive address 0 with `mac` and marks it valid.
+/// Programs receive address 0 with `mac` and marks it valid. The slot is invalid while it
+/// changes, so that it never matches half of the old address and half of the new one.
 pub(crate) fn set_rar0(bar: &Bar0<'_>, mac: &MacAddr) -> Result {
     let m = &mac.0;
     let low = u32::from_le_bytes([m[0], m[1], m[2], m[3]]);
     let high = u32::from(u16::from_le_bytes([m[4], m[5]]));
+    bar.write(regs::RAH::at(0), regs::RAH::zeroed());
     bar.write(regs::RAL::at(0), regs::RAL::zeroed().with_addr(low));
     bar.write(
         regs::RAH::at(0),
@@ -832,20 +834,21 @@ pub(crate) fn set_rar(bar: &Bar0<'_>, i: usize, mac: Option<&[u8; 6]>) -> Result
 //@ end
 
 //@ from datapath
-/// The address receive address slot `i` (1..23) holds, if it is valid.
-pub(crate) fn read_rar(bar: &Bar0<'_>, i: usize) -> Option<[u8; 6]> {
+/// The address receive address slot `i` (1..23) holds, if it is valid; `EINVAL` for another
+/// slot, or the error of a failed read.
+pub(crate) fn read_rar(bar: &Bar0<'_>, i: usize) -> Result<Option<[u8; 6]>> {
     let (low, high, valid) = if let Some(j) = i.checked_sub(16) {
-        let h = bar.try_read(regs::RAH_HI::try_at(j)?).ok()?;
-        let l = bar.try_read(regs::RAL_HI::try_at(j)?).ok()?;
+        let h = bar.try_read(regs::RAH_HI::try_at(j).ok_or(EINVAL)?)?;
+        let l = bar.try_read(regs::RAL_HI::try_at(j).ok_or(EINVAL)?)?;
         (l.addr().get(), h.addr().get(), h.av())
     } else {
-        let h = bar.try_read(regs::RAH::try_at(i).filter(|_| i > 0)?).ok()?;
-        let l = bar.try_read(regs::RAL::try_at(i)?).ok()?;
+        let h = bar.try_read(regs::RAH::try_at(i).filter(|_| i > 0).ok_or(EINVAL)?)?;
+        let l = bar.try_read(regs::RAL::try_at(i).ok_or(EINVAL)?)?;
         (l.addr().get(), h.addr().get(), h.av())
     };
     let l = low.to_le_bytes();
     let h = (high as u16).to_le_bytes();
-    valid.then_some([l[0], l[1], l[2], l[3], h[0], h[1]])
+    Ok(valid.then_some([l[0], l[1], l[2], l[3], h[0], h[1]]))
 }
 //@ end
 

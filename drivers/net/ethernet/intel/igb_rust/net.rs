@@ -1671,13 +1671,20 @@ impl<'bound> netdev::Operations for IgbNet<'bound> {
         // receive address slots 1..23. An address keeps its slot while it stays on the list:
         // only slots whose address comes or goes are written, so that the others never stop
         // matching. More addresses than slots turn on unicast promiscuous mode.
+        // A slot that cannot be read counts as holding an address no list has (broadcast), so
+        // that it is emptied.
         let mut slot: [Option<[u8; 6]>; hw::UC_SLOTS] =
-            core::array::from_fn(|i| hw::read_rar(bar, i + 1));
+            core::array::from_fn(|i| hw::read_rar(bar, i + 1).unwrap_or(Some([0xff; 6])));
+        // The port's own address, which a bridge lists too, is slot 0's.
+        let own = hw::read_rar0(bar).0;
         let mut kept = [false; hw::UC_SLOTS];
         let mut new = [[0u8; 6]; hw::UC_SLOTS];
         let mut n_new = 0;
         let mut overflow = false;
         mode.for_each_uc_addr(|a| {
+            if *a == own {
+                return;
+            }
             if let Some(i) = (0..hw::UC_SLOTS).find(|&i| !kept[i] && slot[i] == Some(*a)) {
                 kept[i] = true;
             } else if n_new < hw::UC_SLOTS {
@@ -1688,18 +1695,16 @@ impl<'bound> netdev::Operations for IgbNet<'bound> {
             }
         });
         for i in 0..hw::UC_SLOTS {
-            if slot[i].is_some() && !kept[i] {
-                let _ = hw::set_rar(bar, i + 1, None);
+            if slot[i].is_some() && !kept[i] && hw::set_rar(bar, i + 1, None).is_ok() {
                 slot[i] = None;
             }
         }
+        // An address that finds no slot, or whose slot cannot be written, is received in
+        // unicast promiscuous mode.
         for a in &new[..n_new] {
             match (0..hw::UC_SLOTS).find(|&i| slot[i].is_none()) {
-                Some(i) => {
-                    let _ = hw::set_rar(bar, i + 1, Some(a));
-                    slot[i] = Some(*a);
-                }
-                None => overflow = true,
+                Some(i) if hw::set_rar(bar, i + 1, Some(a)).is_ok() => slot[i] = Some(*a),
+                _ => overflow = true,
             }
         }
         let promisc = mode.promisc();
@@ -1721,9 +1726,10 @@ impl<'bound> netdev::Operations for IgbNet<'bound> {
         extack: &mut ExtAck<'_>,
     ) -> Result {
         // As C igb does: a unicast address the receive address slots cannot hold is refused,
-        // where `set_rx_mode` would receive it in unicast promiscuous mode.
-        let n = req.uc_count();
-        if req.adds_unicast() && n >= hw::UC_SLOTS {
+        // where `set_rx_mode` would receive it in unicast promiscuous mode. One already on the
+        // list takes no room (C igb refuses it too).
+        let (n, listed) = req.uc_state();
+        if req.adds_unicast() && !listed && n >= hw::UC_SLOTS {
             extack.set_msg(c"no receive address slot left for another unicast address");
             dev_err!(
                 dev.data().hw.pdev,
