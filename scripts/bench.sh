@@ -8,6 +8,8 @@
 #
 #   QUICK=1       a short run (2 sizes, 1 repetition, 1 s per cell)
 #   DUR, REPS, SIZES, RX_VARIANTS, TX_VARIANTS   override the matrix
+#   TCP_VARIANTS  the drivers of the bulk TCP cells (iperf3, both ways; default
+#                 "c rust-cb0", empty for none)
 #   BENCH_OUT=DIR write the results there instead
 #   RUST_COALESCE=ARGS  `ethtool -C` arguments for the igb_rust variants
 #                 (e.g. "rx-usecs 245", "adaptive-rx on"); C igb keeps its own
@@ -22,7 +24,7 @@ if [ "${QUICK:-0}" = 1 ]; then
 fi
 : "${DUR:=2}" "${REPS:=3}" "${SIZES:=64 128 256 512 1024 1500}"
 : "${RX_VARIANTS:=c rust-cb0 rust-cb256 rust-cb512 ceiling c-xdp rust-xdp}" "${TX_VARIANTS:=c rust-cb0}"
-: "${PPBENCH:=1}"
+: "${PPBENCH:=1}" "${TCP_VARIANTS=c rust-cb0}"
 
 stamp=$(date +%Y%m%d-%H%M%S)
 RES=${BENCH_OUT:-$REPO/results/bench/$stamp}
@@ -75,14 +77,14 @@ fi
 
 n_rx=$(echo $RX_VARIANTS | wc -w)
 n_tx=$(echo $TX_VARIANTS | wc -w)
-cells=$(( REPS * $(echo $SIZES | wc -w) * (n_rx + n_tx) ))
+cells=$(( REPS * ($(echo $SIZES | wc -w) * (n_rx + n_tx) + 2 * $(echo $TCP_VARIANTS | wc -w)) ))
 # kmemleak=off: the test kernel's leak tracker records a stack trace per slab
 # allocation, which would dominate the instruction counts.
 log "bench: $cells cells of ${DUR}s ($accel), results in $RES"
 VM_TEE=1 VM_RWDIR=$RES VM_QEMU_EXTRA="$extra" bash "$REPO/scripts/vm.sh" \
 	--timeout "${BENCH_TIMEOUT:-1500}" --log "$RES/console.log" --append "kmemleak=off" -- \
 	env OUT="$RES" DUR="$DUR" REPS="$REPS" SIZES="$SIZES" RX_VARIANTS="$RX_VARIANTS" \
-	TX_VARIANTS="$TX_VARIANTS" PPBENCH="$PPBENCH" RUST_COALESCE="${RUST_COALESCE:-}" "${mark_args[@]}" \
+	TX_VARIANTS="$TX_VARIANTS" TCP_VARIANTS="$TCP_VARIANTS" PPBENCH="$PPBENCH" RUST_COALESCE="${RUST_COALESCE:-}" "${mark_args[@]}" \
 	bash "$REPO/tools/igb_rust/bench/guest.sh" |
 	grep --line-buffered '^\[bench\]' || true
 [ -f "$RES/done" ] || die "the benchmark did not finish (console: $RES/console.log)"

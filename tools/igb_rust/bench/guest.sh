@@ -13,8 +13,11 @@
 # `sar -n DEV -u ALL -P ALL 1 $DUR`, between the two markers of the
 # instruction-counting plugin when it is loaded.
 #
+# Bulk TCP (iperf3) both ways, for the TCP_VARIANTS, follows each variant's
+# pktgen cells.
+#
 # Environment: OUT (results), DUR (s per cell), REPS, SIZES, RX_VARIANTS,
-# TX_VARIANTS, MARK_BEGIN/MARK_END (marker programs, optional).
+# TX_VARIANTS, TCP_VARIANTS, MARK_BEGIN/MARK_END (marker programs, optional).
 set -u
 . "$(dirname "$0")/../lib.sh"
 BENCH=$(dirname "$0")
@@ -23,6 +26,7 @@ REPS=${REPS:-3}
 SIZES=${SIZES:-64 128 256 512 1024 1500}
 RX_VARIANTS=${RX_VARIANTS:-c rust-cb0 rust-cb256 rust-cb512 ceiling}
 TX_VARIANTS=${TX_VARIANTS:-c rust-cb0}
+TCP_VARIANTS=${TCP_VARIANTS-c rust-cb0}
 MARK_BEGIN=${MARK_BEGIN:-}
 MARK_END=${MARK_END:-}
 RAW=$OUT/raw.csv
@@ -184,9 +188,70 @@ measure() {
 		"$(( (p1 - p0) / (i1 - i0 > 0 ? i1 - i0 : 1) ))")"
 }
 
+# measure_tcp DIR VARIANT REP: one bulk TCP transfer of DUR s (iperf3), peer ->
+# DUT ("rx") or DUT -> peer ("tx"), the DUT's end on CPU 1, the peer's on CPU 0.
+# The client's JSON report (bytes delivered, the sender's retransmits) goes to
+# iperf.DIR.VARIANT.REP.json, one row to tcp.csv: CPU 1's softirq and busy
+# share, the DUT's interrupts and, under TCG, CPU 1's instructions (the DUT's
+# NAPI, its stack and its iperf3 end). For rx, also the memory the DUT's
+# socket is charged for 32 KB it holds unread (the truesize of the skbs that
+# carry them): ss -m's rmem against the bytes queued.
+measure_tcp() {
+	local dir=$1 v=$2 rep=$3 srv_ns srv_cpu cli_ns cli_cpu dst spid cpid sarpid i0 i1 soft busy insn
+	local label="tcp$1,0,$2,$3" json=$OUT/iperf.$1.$2.$3.json tmp=$OUT/sar.tcp$1.$2.$3.txt rmem=0 queued=0
+	if [ "$dir" = rx ]; then
+		srv_ns=- srv_cpu=1 cli_ns=$NS cli_cpu=0 dst=$DUT_IP
+	else
+		srv_ns=$NS srv_cpu=0 cli_ns=- cli_cpu=1 dst=$PEER_IP
+	fi
+	in_ns "$srv_ns" taskset -c $srv_cpu iperf3 -s -1 -p 5201 > /dev/null 2>&1 &
+	spid=$!
+	if [ "$srv_ns" = - ]; then wait_listen 5201; else wait_listen 5201 "$NS"; fi || die "no iperf3 server"
+	if [ -n "$MARK_BEGIN" ]; then
+		{ echo "label $label"; cat "$OUT/ranges.$v" "$OUT/ranges.kernel"; } > "$RANGES"
+		sync "$RANGES"
+		"$MARK_BEGIN"
+	fi
+	read -r _ i0 _ < <(counters "$dir")
+	sar -u ALL -P ALL 1 "$DUR" > "$tmp" 2>&1 &
+	sarpid=$!
+	in_ns "$cli_ns" taskset -c $cli_cpu iperf3 -c "$dst" -p 5201 -t "$DUR" -J > "$json" 2>&1 ||
+		die "iperf3 $dir with $v failed: $(tail -n 3 "$json")"
+	wait $sarpid
+	read -r _ i1 _ < <(counters "$dir")
+	[ -n "$MARK_END" ] && "$MARK_END"
+	wait $spid 2>/dev/null
+	read -r soft busy < <(awk '$1 == "Average:" && $2 == "CPU" { for (k = 3; k <= NF; k++) c[$k] = k }
+		$1 == "Average:" && $2 == "1" && ("%soft" in c) { print $c["%soft"], 100 - $c["%idle"] }' "$tmp")
+	insn=""
+	if [ -n "$MARK_END" ]; then
+		insn=$(grep -F "$label " "$INSN" 2>/dev/null | tail -1 | cut -d' ' -f2- | tr ' ' ';')
+	fi
+	if [ "$dir" = rx ]; then
+		taskset -c 1 python3 -c 'import socket, time
+s = socket.create_server(("", 5301))
+c, _ = s.accept()
+time.sleep(4)' &
+		spid=$!
+		wait_listen 5301 || die "no holder socket"
+		ip netns exec $NS sh -c "(head -c 32768 /dev/zero; sleep 3) | socat -u - TCP:$DUT_IP:5301" &
+		cpid=$!
+		sleep 1.5
+		read -r queued rmem < <(ss -HtmnO state established '( sport = :5301 )' |
+			awk '{ r = 0; if (match($0, /skmem:\(r[0-9]+/)) r = substr($0, RSTART + 8, RLENGTH - 8)
+				print $1, r; exit }')
+		wait $spid $cpid
+	fi
+	echo "$rep,$dir,$v,${soft:-0},${busy:-0},$((i1 - i0)),${queued:-0},${rmem:-0},$insn" >> "$OUT/tcp.csv"
+	progress "$(printf 'tcp %s %-10s rep %s: %s' "$dir" "$v" "$rep" \
+		"$(grep -o '"bits_per_second":[^,]*' "$json" | tail -1 | cut -d: -f2 |
+			awk '{ printf "%.1f Mbit/s", $1 / 1e6 }'), rmem $rmem for $queued B queued")"
+}
+
 echo "rep,dir,size,variant,pps,soft_pct,busy_pct,packets,irqs,udp_noports,insn" > "$RAW"
+echo "rep,dir,variant,soft_pct,busy_pct,irqs,queued,rmem,insn" > "$OUT/tcp.csv"
 : > "$INSN"
-variants=$(for v in $RX_VARIANTS $TX_VARIANTS; do echo "$v"; done | awk '!s[$0]++')
+variants=$(for v in $RX_VARIANTS $TX_VARIANTS $TCP_VARIANTS; do echo "$v"; done | awk '!s[$0]++')
 for rep in $(seq 1 "$REPS"); do
 	for v in $variants; do
 		bind_dut "$v" || die "cannot bring the DUT up with $v"
@@ -198,6 +263,9 @@ for rep in $(seq 1 "$REPS"); do
 				measure $dir "$size" "$v" "$rep"
 			done
 		done
+		case " $TCP_VARIANTS " in
+		*" $v "*) for dir in rx tx; do measure_tcp $dir "$v" "$rep"; done ;;
+		esac
 	done
 done
 [ -e "/sys/bus/pci/devices/$DUT/driver" ] && echo "$DUT" > "/sys/bus/pci/devices/$DUT/driver/unbind"

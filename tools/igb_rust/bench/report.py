@@ -5,12 +5,14 @@
 usage: report.py RESULTS-DIR
 
 Reads raw.csv (one row per measured cell and repetition, written by
-guest.sh) and machine.txt. Medians over repetitions, with the spread
+guest.sh), tcp.csv with the iperf3 reports of the bulk TCP cells, and
+machine.txt. Medians over repetitions, with the spread
 (min..max); instructions per packet are counted on the DUT's CPU 1, where its
 interrupts and NAPI run, and split by address range (driver .text, Rust
 helpers and kernel crate, page_pool, skb functions).
 """
 import csv
+import json
 import os
 import statistics
 import sys
@@ -73,6 +75,78 @@ def load(res):
     return cells
 
 
+def load_tcp(res):
+    """The bulk TCP cells: per (dir, variant), lists over repetitions."""
+    path = os.path.join(res, "tcp.csv")
+    cells = {}
+    if not os.path.exists(path):
+        return cells
+    with open(path) as f:
+        for row in csv.DictReader(f):
+            name = f"iperf.{row['dir']}.{row['variant']}.{row['rep']}.json"
+            with open(os.path.join(res, name)) as jf:
+                end = json.load(jf)["end"]
+            rcvd = end["sum_received"]
+            mb = rcvd["bytes"] / 1e6
+            c = cells.setdefault((row["dir"], row["variant"]), {})
+            c.setdefault("mbps", []).append(rcvd["bits_per_second"] / 1e6)
+            c.setdefault("retrans", []).append(end["sum_sent"].get("retransmits", 0))
+            c.setdefault("soft", []).append(float(row["soft_pct"]))
+            if int(row["queued"]) > 0:
+                c.setdefault("rmem_per_byte", []).append(int(row["rmem"]) / int(row["queued"]))
+            insn = parse_insn(row.get("insn") or "")
+            if insn and mb > 0:
+                drv = sum(insn.get(k, 0) for k in ("cpu1.drv", "cpu1.rust_help", "cpu1.rust_core"))
+                c.setdefault("ipm", []).append(insn.get("cpu1.total", 0) / mb)
+                c.setdefault("ipm_drv", []).append(drv / mb)
+    return cells
+
+
+def tcp_section(tcp):
+    """The markdown of the TCP cells."""
+    md = [
+        "",
+        "## Bulk TCP (iperf3, one stream, DUT end on CPU 1)",
+        "",
+        "Mbit/s is what the receiver got (median, min..max); instructions are CPU 1's per "
+        "megabyte delivered (the DUT's interrupts, NAPI, stack and iperf3 end; `drv` as above); "
+        "retransmits are the sender's, summed over the repetitions; rmem/byte is what the DUT's "
+        "socket is charged per byte of 32 KB it holds unread (skb truesize over payload).",
+        "",
+        "| driver | RX Mbit/s | RX insn/MB | RX retrans | RX rmem/byte | TX Mbit/s | TX insn/MB "
+        "| TX retrans |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+
+    def mbps(c):
+        return f"{med(c['mbps']):.0f} ({min(c['mbps']):.0f}..{max(c['mbps']):.0f})" if c else "-"
+
+    def ipm(c):
+        if not c or "ipm" not in c:
+            return "-"
+        return f"{fmt_int(med(c['ipm']))} (drv {fmt_int(med(c['ipm_drv']))})"
+
+    for v in [v for v in NAMES if any(k[1] == v for k in tcp)]:
+        rx, tx = tcp.get(("rx", v)), tcp.get(("tx", v))
+        rpb = rx and med(rx.get("rmem_per_byte", []))
+        md.append(
+            f"| {NAMES[v]} | {mbps(rx)} | {ipm(rx)} | {sum(rx['retrans']) if rx else '-'} "
+            f"| {'-' if rpb is None else f'{rpb:.2f}'} | {mbps(tx)} | {ipm(tx)} "
+            f"| {sum(tx['retrans']) if tx else '-'} |"
+        )
+    ratios = []
+    for d in ("rx", "tx"):
+        a, b = tcp.get((d, "rust-cb0")), tcp.get((d, "c"))
+        if a and b and "ipm" in a and "ipm" in b:
+            ratios.append(
+                f"{d.upper()} {med(a['ipm']) / med(b['ipm']):.3f}x "
+                f"(drv {med(a['ipm_drv']) / med(b['ipm_drv']):.3f}x)"
+            )
+    if ratios:
+        md += ["", "igb_rust cb=0 / C igb, instructions per MB: " + ", ".join(ratios) + "."]
+    return md
+
+
 def med(xs):
     return statistics.median(xs) if xs else None
 
@@ -123,7 +197,7 @@ def main():
         )
         rows.append(r)
     with open(os.path.join(res, "bench.csv"), "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=list(rows[0].keys()))
+        w = csv.DictWriter(f, fieldnames=list(rows[0].keys()) if rows else ["dir"])
         w.writeheader()
         for r in rows:
             w.writerow({k: (f"{v:.4g}" if isinstance(v, float) else v) for k, v in r.items()})
@@ -195,6 +269,9 @@ def main():
                 ir = r["insn_ratio_vs_c"]
                 cellv.append(f"{r['pps_ratio_vs_c']:.3f}x; insn {'-' if ir is None else f'{ir:.3f}x'}")
             md.append(f"| {NAMES[v]} | " + " | ".join(cellv) + " |")
+    tcp = load_tcp(res)
+    if tcp:
+        md += tcp_section(tcp)
     pp = os.path.join(res, "pp_bench.txt")
     if os.path.exists(pp) and os.path.getsize(pp):
         md += ["", "## page_pool dma_sync_size microbenchmark (ns per alloc + recycle)", "", "```"]
@@ -210,6 +287,8 @@ def main():
         import matplotlib.pyplot as plt
     except ImportError:
         print("report: matplotlib missing, no bench.png", file=sys.stderr)
+        return
+    if not dirs:
         return
     fig, axes = plt.subplots(2, len(dirs), figsize=(6 * len(dirs), 8), squeeze=False)
     for j, d in enumerate(dirs):
