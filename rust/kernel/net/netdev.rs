@@ -433,10 +433,10 @@ impl RxMode<'_> {
     }
 
     /// How many secondary unicast addresses the device must receive (`netdev_uc_count()`):
-    /// those of upper devices (macvlan, a VLAN device with an address of its own, the static
-    /// and local entries of a bridge that keeps the device out of promiscuous mode, its own
-    /// address among them) and of `bridge fdb add ... self`, link-local
-    /// multicast ones (`01:80:c2:00:00:0X`) among them. Only a device registered with
+    /// those of upper devices (a macvlan, a VLAN device with an address of its own, the static
+    /// and local entries of a bridge that keeps the device out of promiscuous mode, the
+    /// device's own address among them) and those of `bridge fdb add ... self`, which may be
+    /// link-local multicast ones (`01:80:c2:00:00:0X`). Only a device registered with
     /// [`Config::unicast_filter`] gets any without being put in promiscuous mode.
     #[inline]
     pub fn uc_count(&self) -> usize {
