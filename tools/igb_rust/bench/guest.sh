@@ -138,6 +138,27 @@ counters() {
 		"/sys/class/net/$DUT_IF/statistics/${1}_packets" /proc/interrupts /proc/net/snmp
 }
 
+# count_ranges LABEL VARIANT: tell the plugin the label and address ranges of
+# the next counting window (nothing without the plugin).
+count_ranges() {
+	[ -n "$MARK_BEGIN" ] || return 0
+	{ echo "label $1"; cat "$OUT/ranges.$2" "$OUT/ranges.kernel"; } > "$RANGES"
+	sync "$RANGES"
+}
+
+# cpu1_share SAR-OUTPUT: "SOFT BUSY", CPU 1's softirq and busy share (Average row).
+cpu1_share() {
+	awk '$1 == "Average:" && $2 == "CPU" { for (k = 3; k <= NF; k++) c[$k] = k }
+		$1 == "Average:" && $2 == "1" && ("%soft" in c) { print $c["%soft"], 100 - $c["%idle"] }' "$1"
+}
+
+# insn_of LABEL: the plugin's counts of window LABEL as "k=v;k=v;...", or
+# nothing without the plugin.
+insn_of() {
+	[ -n "$MARK_END" ] || return 0
+	grep -F "$1 " "$INSN" 2>/dev/null | tail -1 | cut -d' ' -f2- | tr ' ' ';'
+}
+
 # measure DIR SIZE VARIANT REP: one cell, one CSV row.
 measure() {
 	local dir=$1 size=$2 v=$3 rep=$4 ns dev thr dst dmac label tmp p0 p1 i0 i1 u0 u1 pps soft busy insn
@@ -155,10 +176,7 @@ measure() {
 		die "pktgen setup failed"
 	label="$dir,$size,$v,$rep"
 	tmp=$OUT/sar.$dir.$size.$v.$rep.txt
-	if [ -n "$MARK_BEGIN" ]; then
-		{ echo "label $label"; cat "$OUT/ranges.$v" "$OUT/ranges.kernel"; } > "$RANGES"
-		sync "$RANGES"
-	fi
+	count_ranges "$label" "$v"
 	# The counting window holds the whole burst: the counters are read with
 	# no traffic in flight, so every instruction counted belongs to a counted
 	# packet (or to idle, which executes none).
@@ -176,12 +194,8 @@ measure() {
 	# Average rows: the DUT's packets per second, CPU 1's softirq and busy share.
 	pps=$(awk -v i="$DUT_IF" -v d="$dir" '$1 == "Average:" && $2 == i {
 		print (d == "rx" ? $3 : $4) }' "$tmp")
-	read -r soft busy < <(awk '$1 == "Average:" && $2 == "CPU" { for (k = 3; k <= NF; k++) c[$k] = k }
-		$1 == "Average:" && $2 == "1" && ("%soft" in c) { print $c["%soft"], 100 - $c["%idle"] }' "$tmp")
-	insn=""
-	if [ -n "$MARK_END" ]; then
-		insn=$(grep -F "$label " "$INSN" 2>/dev/null | tail -1 | cut -d' ' -f2- | tr ' ' ';')
-	fi
+	read -r soft busy < <(cpu1_share "$tmp")
+	insn=$(insn_of "$label")
 	echo "$rep,$dir,$size,$v,${pps:-0},${soft:-0},${busy:-0},$((p1 - p0)),$((i1 - i0)),$((u1 - u0)),$insn" >> "$RAW"
 	progress "$(printf '%-2s %4sB %-10s rep %s: %10s pps  cpu1 soft %5s%%  busy %5s%%  %s pkts/irq' \
 		"$dir" "$size" "$v" "$rep" "${pps:-?}" "${soft:-?}" "${busy:-?}" \
@@ -207,11 +221,8 @@ measure_tcp() {
 	in_ns "$srv_ns" taskset -c $srv_cpu iperf3 -s -1 -p 5201 > /dev/null 2>&1 &
 	spid=$!
 	if [ "$srv_ns" = - ]; then wait_listen 5201; else wait_listen 5201 "$NS"; fi || die "no iperf3 server"
-	if [ -n "$MARK_BEGIN" ]; then
-		{ echo "label $label"; cat "$OUT/ranges.$v" "$OUT/ranges.kernel"; } > "$RANGES"
-		sync "$RANGES"
-		"$MARK_BEGIN"
-	fi
+	count_ranges "$label" "$v"
+	[ -n "$MARK_BEGIN" ] && "$MARK_BEGIN"
 	read -r _ i0 _ < <(counters "$dir")
 	sar -u ALL -P ALL 1 "$DUR" > "$tmp" 2>&1 &
 	sarpid=$!
@@ -221,12 +232,8 @@ measure_tcp() {
 	read -r _ i1 _ < <(counters "$dir")
 	[ -n "$MARK_END" ] && "$MARK_END"
 	wait $spid 2>/dev/null
-	read -r soft busy < <(awk '$1 == "Average:" && $2 == "CPU" { for (k = 3; k <= NF; k++) c[$k] = k }
-		$1 == "Average:" && $2 == "1" && ("%soft" in c) { print $c["%soft"], 100 - $c["%idle"] }' "$tmp")
-	insn=""
-	if [ -n "$MARK_END" ]; then
-		insn=$(grep -F "$label " "$INSN" 2>/dev/null | tail -1 | cut -d' ' -f2- | tr ' ' ';')
-	fi
+	read -r soft busy < <(cpu1_share "$tmp")
+	insn=$(insn_of "$label")
 	if [ "$dir" = rx ]; then
 		taskset -c 1 python3 -c 'import socket, time
 s = socket.create_server(("", 5301))
