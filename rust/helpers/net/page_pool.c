@@ -10,6 +10,13 @@ __rust_helper struct page *rust_helper_page_pool_dev_alloc_pages(struct page_poo
 	return page_pool_dev_alloc_pages(pool);
 }
 
+__rust_helper struct page *rust_helper_page_pool_dev_alloc_frag(struct page_pool *pool,
+								unsigned int *offset,
+								unsigned int size)
+{
+	return page_pool_dev_alloc_frag(pool, offset, size);
+}
+
 __rust_helper dma_addr_t rust_helper_page_pool_get_dma_addr(const struct page *page)
 {
 	return page_pool_get_dma_addr(page);

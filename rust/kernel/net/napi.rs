@@ -454,21 +454,42 @@ impl<P: Poll> Napi<P> {
         // the pool before it deletes the instance, while the instance is disabled; and it is
         // destroyed before `parent` is unbound (both safety requirements).
         let pool = unsafe { page_pool::PagePool::new_for_napi(parent, params, self.raw()) }?;
-        // A pool without XDP's headroom serves the stack only.
         let rxq = match self.queue {
-            Some(q) if pool.offset() >= PACKET_HEADROOM => {
+            Some(q) => {
                 // SAFETY: `inner` is added, so its `dev` is the device, which outlives its
                 // instances; `q` is below its RX queue count (type invariant). The info is
                 // dropped before the pool (`PinnedDrop`).
                 let init = unsafe { RxQueue::new((*self.raw()).dev, q, &pool) };
                 Some(KBox::pin_init(init, GFP_KERNEL)?)
             }
-            _ => None,
+            None => None,
         };
         // SAFETY: Exclusive access (safety requirement).
         unsafe {
             *self.pool.get() = Some(pool);
             *self.xdp.get() = rxq;
+        }
+        Ok(())
+    }
+
+    /// Makes this instance's page pool cut its pages as `layout` says from now on (see
+    /// [`page_pool::PagePool::set_layout`]); does nothing for an instance without a pool.
+    /// Fails with `EBUSY` if the instance is enabled. It borrows the RTNL token mutably, as
+    /// [`Napi::with_state`] does.
+    #[cfg(CONFIG_PAGE_POOL)]
+    #[inline]
+    pub fn set_pool_layout(&self, _rtnl: &mut Rtnl, layout: page_pool::Layout) -> Result {
+        // SAFETY: RTNL is held (`_rtnl`), which serialises every access to `enabled`.
+        if unsafe { *self.core.enabled.get() } {
+            return Err(EBUSY);
+        }
+        // SAFETY: `pool` is only written before the device is registered (type invariant).
+        if let Some(pool) = unsafe { &*self.pool.get() } {
+            // SAFETY: No `Page` of the pool exists: pages borrow the pool, which only polls
+            // (none runs: the instance is disabled, and it cannot be enabled while we hold
+            // the RTNL token mutably) and `with_state` closures (which need that token too)
+            // lend, for no longer than they run.
+            unsafe { pool.set_layout(layout) };
         }
         Ok(())
     }
@@ -797,8 +818,8 @@ impl<P: Poll> Napi<P> {
     }
 }
 
-/// Headroom XDP programs may grow the frame into (`XDP_PACKET_HEADROOM`): a page pool whose
-/// offset is smaller cannot be registered for XDP.
+/// Headroom XDP programs may grow the frame into (`XDP_PACKET_HEADROOM`): programs run only
+/// on buffers of a page pool whose offset is at least this.
 pub const PACKET_HEADROOM: u32 = bindings::XDP_PACKET_HEADROOM;
 
 /// The XDP receive queue info of one RX queue (`struct xdp_rxq_info`), registered with the
@@ -810,10 +831,10 @@ pub const PACKET_HEADROOM: u32 = bindings::XDP_PACKET_HEADROOM;
 /// # Invariants
 ///
 /// `inner` is registered (`__xdp_rxq_info_reg()`) for a net_device and queue, with a fragment
-/// size of `PAGE_SIZE` (every buffer, first or fragment, is a whole page) and the
-/// `MEM_TYPE_PAGE_POOL` memory model of a pool whose offset is at least
-/// [`PACKET_HEADROOM`] and whose device-written area ends before the shared info at the end
-/// of the page; it is unregistered on drop, while the pool is still alive.
+/// size of `PAGE_SIZE` and the `MEM_TYPE_PAGE_POOL` memory model of a pool; it is unregistered
+/// on drop, while the pool is still alive. Programs run only on buffers that are whole pages
+/// (the XDP module checks each: the fragment size lets a program grow a fragment up to the
+/// end of its page).
 #[cfg(CONFIG_PAGE_POOL)]
 #[pin_data(PinnedDrop)]
 pub struct RxQueue {
@@ -847,18 +868,7 @@ impl RxQueue {
         pool: &page_pool::PagePool<'_>,
     ) -> impl PinInit<Self, Error> {
         let raw_pool = pool.as_raw();
-        // The device writes nothing where the shared info lists a frame's fragments: the CPU
-        // writes there, and no sync for the device would cover those lines.
-        let headroom_ok = pool.offset() >= PACKET_HEADROOM
-            && pool
-                .offset()
-                .checked_add(pool.max_len())
-                .and_then(|n| n.checked_add(page_pool::SKB_SHINFO_SIZE))
-                .is_some_and(|n| n <= page_pool::PAGE_SIZE);
         let init = move |slot: *mut Self| {
-            if !headroom_ok {
-                return Err(EINVAL);
-            }
             // SAFETY: `slot` points to storage for `Self` (the closure's contract).
             let rxq = Opaque::cast_into(unsafe { &raw const (*slot).inner });
             // `xdp_rxq_info_reg` reads the registration state before it clears the info: it
@@ -884,8 +894,7 @@ impl RxQueue {
                 unsafe { bindings::xdp_rxq_info_unreg(rxq) };
                 return Err(e);
             }
-            // INVARIANT: registered with the pool's memory model; the pool's offset was
-            // checked.
+            // INVARIANT: registered with the pool's memory model.
             Ok(())
         };
         // SAFETY: `init` initialises `slot` completely on success (the info is the only

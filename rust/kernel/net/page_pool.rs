@@ -8,6 +8,14 @@
 //! ([`Page::build_skb`]), or when it is dropped. Because each of those consumes the page, a
 //! page cannot be used after it was recycled.
 //!
+//! A pool cuts its pages into receive buffers as its [`Layout`] says: one buffer per page, or
+//! several (page fragments, `page_pool_alloc_frag()`), each with the same headroom in front of
+//! what the device writes. A [`Page`] is one such buffer: it owns that part of the page and
+//! nothing else, and every offset it takes is checked against the buffer's own size. The
+//! layout of a pool changes only while no [`Page`] of it exists (the NAPI module changes it
+//! while its instance is disabled); a [`ParkedPage`] remembers the size it was cut to, and a
+//! pool takes back only buffers of its current size.
+//!
 //! A [`Page<'p>`](Page) borrows its pool: it cannot outlive it (once a pool is destroyed, the
 //! C side unmaps the pages still in flight, so a page's DMA address would be stale). A page
 //! that waits in a receive ring between polls is [`park`](Page::park)ed: a [`ParkedPage`]
@@ -52,14 +60,75 @@ pub const SKB_SHINFO_SIZE: u32 = bindings::SKB_SHINFO_SIZE as u32;
 /// nor `Sync` and no value of it outlives the poll.
 pub unsafe trait DirectContext {}
 
+/// How a pool cuts its pages into receive buffers: buffers of `size` bytes (a whole page, or
+/// a power-of-two part of one), the device writing at most `max_len` bytes from `offset` in
+/// each. The tail of every buffer is left for `struct skb_shared_info`, so that an skb or an
+/// XDP frame can be built around a buffer and the device never writes where the CPU lists
+/// fragments.
+///
+/// # Invariants
+///
+/// `size` is a power of two no larger than `PAGE_SIZE`, and
+/// `offset + max_len + SKB_SHINFO_SIZE <= size`.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Layout {
+    size: u32,
+    offset: u32,
+    max_len: u32,
+}
+
+impl Layout {
+    /// A layout of buffers of `size` bytes with `offset` bytes of headroom and at most
+    /// `max_len` bytes written by the device; `None` if `size` is not a power of two up to
+    /// `PAGE_SIZE` or the three do not fit in it with the shared info.
+    #[inline]
+    pub const fn new(size: u32, offset: u32, max_len: u32) -> Option<Self> {
+        if !size.is_power_of_two() || size > PAGE_SIZE {
+            return None;
+        }
+        let end = offset as u64 + max_len as u64 + SKB_SHINFO_SIZE as u64;
+        if end > size as u64 {
+            return None;
+        }
+        // INVARIANT: checked above.
+        Some(Self {
+            size,
+            offset,
+            max_len,
+        })
+    }
+
+    /// The size of one buffer: what an skb built around it is charged (its truesize).
+    #[inline]
+    pub const fn size(&self) -> u32 {
+        self.size
+    }
+
+    /// Where the device starts writing in a buffer (the headroom).
+    #[inline]
+    pub const fn offset(&self) -> u32 {
+        self.offset
+    }
+
+    /// The most bytes the device writes from the offset.
+    #[inline]
+    pub const fn max_len(&self) -> u32 {
+        self.max_len
+    }
+
+    /// Whether a buffer is a whole page.
+    #[inline]
+    pub const fn is_whole_page(&self) -> bool {
+        self.size == PAGE_SIZE
+    }
+}
+
 /// Parameters of a [`PagePool`].
 pub struct Params {
     /// Number of pages the pool keeps ready (usually the ring size).
     pub pool_size: u32,
-    /// Offset in the page where the device starts writing (the headroom).
-    pub offset: u32,
-    /// The most bytes the device may write from `offset`: the pool syncs at most this much.
-    pub max_len: u32,
+    /// How its pages are cut into buffers at first.
+    pub layout: Layout,
 }
 
 /// A page pool that maps its pages for the device and syncs them before reuse
@@ -73,13 +142,16 @@ pub struct Params {
 ///
 /// # Invariants
 ///
-/// `pool` is a page pool created by [`PagePool::new`] or [`PagePool::new_for_napi`] with
-/// `offset + max_len <= PAGE_SIZE`, holding the creation reference, which is dropped
+/// `pool` is a page pool created by [`PagePool::new`] or [`PagePool::new_for_napi`], of
+/// order-0 pages synced for the device over the whole page (C offset 0, `max_len` of
+/// `PAGE_SIZE`), holding the creation reference, which is dropped
 /// (`page_pool_destroy()`) on drop. Its device (`p.dev`) stays bound, and so alive, for as
 /// long as the pool lives: for `'dev`, or per the safety requirements of
-/// [`PagePool::new_for_napi`]. The pool itself takes no reference to it.
+/// [`PagePool::new_for_napi`]. The pool itself takes no reference to it. `layout` changes
+/// only while no [`Page`] of the pool exists.
 pub struct PagePool<'dev> {
     pool: NonNull<bindings::page_pool>,
+    layout: Cell<Layout>,
     _dev: PhantomData<&'dev device::Device<device::Bound>>,
     _not_sync: PhantomData<Cell<()>>,
 }
@@ -108,9 +180,6 @@ impl<'dev> PagePool<'dev> {
         params: &Params,
         napi: *mut bindings::napi_struct,
     ) -> Result<Self> {
-        if params.offset.checked_add(params.max_len).ok_or(EINVAL)? > PAGE_SIZE {
-            return Err(EINVAL);
-        }
         // SAFETY: All-zero is a valid `page_pool_params` (no callbacks, no napi).
         let mut p: bindings::page_pool_params = unsafe { core::mem::zeroed() };
         p.__bindgen_anon_1.fast = bindings::page_pool_params__bindgen_ty_1_page_pool_params_fast {
@@ -120,8 +189,10 @@ impl<'dev> PagePool<'dev> {
             dev: dev.as_raw(),
             napi,
             dma_dir: bindings::dma_data_direction::DMA_FROM_DEVICE,
-            max_len: params.max_len,
-            offset: params.offset,
+            // The pool syncs whole pages for the device: when the last buffer of a page comes
+            // back, it cannot know which of the others the device or the CPU wrote.
+            max_len: PAGE_SIZE,
+            offset: 0,
         };
         // SAFETY: The slow group was zeroed above, so reading it as a whole reads initialised
         // plain data.
@@ -139,9 +210,10 @@ impl<'dev> PagePool<'dev> {
         // `new_for_napi`); `napi` per the safety requirements.
         let pool = unsafe { bindings::page_pool_create(&p) };
         let pool = crate::error::from_err_ptr(pool)?;
-        // INVARIANT: created above with the checked parameters; we own the creation reference.
+        // INVARIANT: created above with whole-page syncs; we own the creation reference.
         Ok(Self {
             pool: NonNull::new(pool).ok_or(ENOMEM)?,
+            layout: Cell::new(params.layout),
             _dev: PhantomData,
             _not_sync: PhantomData,
         })
@@ -165,25 +237,72 @@ impl<'dev> PagePool<'dev> {
         unsafe { PagePool::create(dev, params, napi) }
     }
 
-    /// Takes a page from the pool, mapped and synced for the device; `None` when memory is
-    /// short (the caller must count the failure).
+    /// Takes a buffer from the pool, cut as its layout says, mapped and synced for the device;
+    /// `None` when memory is short (the caller must count the failure).
     ///
-    /// The page borrows the pool; [`Page::park`] turns it into a [`ParkedPage`] to keep it in a
-    /// ring across polls.
+    /// The buffer borrows the pool; [`Page::park`] turns it into a [`ParkedPage`] to keep it in
+    /// a ring across polls.
     #[inline]
     pub fn alloc(&self) -> Option<Page<'_>> {
-        // SAFETY: `self.pool` is live (type invariant). The lockless cache it may use is only
-        // touched from the context holding `&self` (`PagePool: !Sync`).
-        let page = unsafe { bindings::page_pool_dev_alloc_pages(self.pool.as_ptr()) };
-        // INVARIANT: a non-null page came from this pool and its reference is ours.
-        NonNull::new(page).map(|page| Page { page, pool: self })
+        let size = self.layout.get().size;
+        if size == PAGE_SIZE {
+            // SAFETY: `self.pool` is live (type invariant). The lockless cache it may use is
+            // only touched from the context holding `&self` (`PagePool: !Sync`).
+            let page = unsafe { bindings::page_pool_dev_alloc_pages(self.pool.as_ptr()) };
+            // INVARIANT: a non-null page came from this pool and its reference is ours: the
+            // buffer is the whole page.
+            return NonNull::new(page).map(|page| Page {
+                page,
+                pool: self,
+                off: 0,
+            });
+        }
+        let mut off = 0u32;
+        // SAFETY: As above; the pool's fragment state is, like its cache, only touched from the
+        // context holding `&self`. `size` is a power of two below `PAGE_SIZE` (`Layout`
+        // invariant), so the C side never rounds it up past the page.
+        let page =
+            unsafe { bindings::page_pool_dev_alloc_frag(self.pool.as_ptr(), &mut off, size) };
+        let page = NonNull::new(page)?;
+        if !matches!(off.checked_add(size), Some(end) if end <= PAGE_SIZE) {
+            // Not what the C side promises: give the reference back, use nothing of it.
+            // SAFETY: The reference is ours; nothing was written.
+            unsafe { bindings::page_pool_put_page(self.pool.as_ptr(), page.as_ptr(), 0, false) };
+            return None;
+        }
+        // INVARIANT: a fragment of this pool's page, `size` bytes at `off` (checked), with one
+        // of the page's fragment references ours.
+        Some(Page {
+            page,
+            pool: self,
+            off,
+        })
     }
 
-    /// Whether `page` is one of this pool's.
+    /// Whether `page` is one of this pool's, cut to its current buffer size.
     #[inline(always)]
     fn owns(&self, page: &ParkedPage) -> bool {
-        // SAFETY: `page.0` is a page pool page (`ParkedPage` invariant).
-        unsafe { bindings::page_pool_of(page.0.as_ptr()) == self.pool.as_ptr() }
+        // SAFETY: `page.page` is a page pool page (`ParkedPage` invariant).
+        let pool = unsafe { bindings::page_pool_of(page.page.as_ptr()) };
+        pool == self.pool.as_ptr() && page.size == self.layout.get().size
+    }
+
+    /// The pool's layout: how its pages are cut into buffers.
+    #[inline]
+    pub fn layout(&self) -> Layout {
+        self.layout.get()
+    }
+
+    /// Cuts the pool's pages into buffers as `layout` says from now on. Buffers parked under
+    /// another size are not taken back ([`PagePool::unpark`]).
+    ///
+    /// # Safety
+    ///
+    /// No [`Page`] of this pool may exist, and none may be made while this runs.
+    #[inline]
+    pub unsafe fn set_layout(&self, layout: Layout) {
+        // INVARIANT: no `Page` exists (safety requirement).
+        self.layout.set(layout);
     }
 
     /// Takes a parked page back, if it belongs to this pool; otherwise hands it back.
@@ -192,12 +311,14 @@ impl<'dev> PagePool<'dev> {
         if !self.owns(&page) {
             return Err(page);
         }
-        let raw = page.0;
+        let (raw, off) = (page.page, page.off);
         core::mem::forget(page);
-        // INVARIANT: the page belongs to `self` (checked above); its reference moves over.
+        // INVARIANT: the buffer belongs to `self` and has its current size (checked above);
+        // its reference moves over.
         Ok(Page {
             page: raw,
             pool: self,
+            off,
         })
     }
 
@@ -212,13 +333,15 @@ impl<'dev> PagePool<'dev> {
             drop_foreign(slot.take());
             return None;
         }
-        let raw = page.0;
+        let (raw, off) = (page.page, page.off);
         // The slot's reference moves over to the `Page` made below.
         core::mem::forget(slot.take());
-        // INVARIANT: the page belongs to `self` (checked above) and its reference is ours.
+        // INVARIANT: the buffer belongs to `self` and has its current size (checked above);
+        // its reference is ours.
         Some(Page {
             page: raw,
             pool: self,
+            off,
         })
     }
 
@@ -228,23 +351,24 @@ impl<'dev> PagePool<'dev> {
         self.pool.as_ptr()
     }
 
+    /// The device the pool maps its pages for.
     #[inline]
-    fn params(&self) -> &bindings::page_pool_params__bindgen_ty_1_page_pool_params_fast {
+    fn dev(&self) -> *mut bindings::device {
         // SAFETY: The pool is live (type invariant); its fast parameters are written at
         // creation only.
-        unsafe { &(*self.pool.as_ptr()).p }
+        unsafe { (*self.pool.as_ptr()).p.dev }
     }
 
-    /// Offset in the page where the device starts writing (the headroom).
+    /// Offset in a buffer where the device starts writing (the headroom).
     #[inline]
     pub fn offset(&self) -> u32 {
-        self.params().offset
+        self.layout.get().offset
     }
 
     /// Most bytes the device writes from the offset (what recycling syncs for it at most).
     #[inline]
     pub fn max_len(&self) -> u32 {
-        self.params().max_len
+        self.layout.get().max_len
     }
 
     /// Adds this pool's counters to `stats`.
@@ -308,26 +432,62 @@ impl Drop for PagePool<'_> {
     }
 }
 
-/// A page owned by the driver, taken from a [`PagePool`] that it borrows.
+/// A receive buffer owned by the driver, a whole page or a fragment of one, taken from a
+/// [`PagePool`] that it borrows.
 ///
 /// It is not `Send`: it stays in the context that holds its pool.
 ///
 /// # Invariants
 ///
-/// `page` was allocated from `pool` (its `pp` is `pool`), with one reference owned by this
-/// object; the pool is live for `'p`, so the page is DMA-mapped.
+/// `page` was allocated from `pool` (its `pp` is `pool`); the buffer is the `size` bytes at
+/// `off` in it, `size` being the pool's layout's, which does not change while this object
+/// lives, and `off + size <= PAGE_SIZE`. This object owns one reference to the page: the only
+/// one the pool gave out if the buffer is the whole page (`off == 0`), otherwise one of the
+/// page's fragment references, and no other owner uses the buffer's bytes. The pool is live
+/// for `'p`, so the page is DMA-mapped.
 pub struct Page<'p> {
     page: NonNull<bindings::page>,
     pool: &'p PagePool<'p>,
+    off: u32,
+}
+
+/// The length a buffer's owner gives the pool back with, for its sync for the device: the
+/// `dirty` bytes written from the buffer's headroom on, and the headroom before them (an XDP
+/// program may write there), for a whole page; the whole page for a fragment, whose pool
+/// syncs when the page's last buffer comes back and cannot know what the others held.
+#[inline(always)]
+fn put_len(layout: Layout, dirty: u32) -> u32 {
+    if layout.size < PAGE_SIZE {
+        PAGE_SIZE
+    } else if dirty == 0 {
+        0
+    } else {
+        layout.offset + dirty.min(layout.max_len)
+    }
 }
 
 impl<'p> Page<'p> {
-    /// The DMA address of the start of the page.
+    /// The DMA address of the start of the buffer.
     #[inline]
     pub fn dma_addr(&self) -> DmaAddress {
         // SAFETY: The page belongs to the live, DMA-mapping `pool` (type invariant), so it has
         // a mapping and its address is stored in the page.
-        unsafe { bindings::page_pool_get_dma_addr(self.page.as_ptr()) }
+        let page = unsafe { bindings::page_pool_get_dma_addr(self.page.as_ptr()) };
+        // Inside the page's mapping, which does not wrap.
+        page.wrapping_add(u64::from(self.off))
+    }
+
+    /// The DMA address where the device writes into the buffer: after its headroom.
+    #[inline(always)]
+    pub fn write_addr(&self) -> DmaAddress {
+        self.dma_addr()
+            .wrapping_add(u64::from(self.pool.layout.get().offset))
+    }
+
+    /// The buffer's size: what an skb built around it is charged.
+    #[inline]
+    pub fn size(&self) -> u32 {
+        self.pool.layout.get().size
     }
 
     /// Whether the page belongs to `pool`.
@@ -336,41 +496,48 @@ impl<'p> Page<'p> {
         core::ptr::eq(self.pool.as_raw(), pool.as_raw())
     }
 
-    /// Gives the page to a ring slot until the device has written it: a parked page has no
+    /// Gives the buffer to a ring slot until the device has written it: a parked buffer has no
     /// lifetime, no DMA address and can only come back through its own pool.
     #[inline]
     pub fn park(self) -> ParkedPage {
-        // INVARIANT: a page pool page whose reference moves over.
-        ParkedPage(self.into_raw())
+        let (off, size) = (self.off, self.size());
+        // INVARIANT: a page pool buffer whose reference moves over, with its place.
+        ParkedPage {
+            page: self.into_raw(),
+            off,
+            size,
+        }
     }
 
+    /// The offset in the page of the `len` bytes the device wrote into the buffer, if they
+    /// fit in it.
     #[inline]
     fn check_len(&self, len: u32) -> Result<u32> {
-        let offset = self.pool.offset();
-        if offset.checked_add(len).ok_or(EINVAL)? > PAGE_SIZE {
+        let l = self.pool.layout.get();
+        if l.offset.checked_add(len).ok_or(EINVAL)? > l.size {
             return Err(EINVAL);
         }
-        Ok(offset)
+        Ok(self.off + l.offset)
     }
 
     /// Copies the `len` bytes the device wrote at the pool's offset to the end of `skb`, after
-    /// making them visible to the CPU. Fails with `EINVAL` if they do not fit in the page (a
+    /// making them visible to the CPU. Fails with `EINVAL` if they do not fit in the buffer (a
     /// device reporting a longer frame than its buffer is stopped here), and with `EMSGSIZE`
     /// if `skb` lacks the room or is not the caller's own.
     #[inline]
     pub fn copy_to_skb(&self, skb: &mut SkBuff, len: u32) -> Result {
-        let offset = self.check_len(len)?;
+        let start = self.check_len(len)?;
         skb.check_put(len)?;
-        // SAFETY: The range is inside the page (checked above), which `pool` mapped.
+        // SAFETY: The range is inside the buffer (checked above), which `pool` mapped.
         unsafe {
-            bindings::page_pool_dma_sync_for_cpu(self.pool.as_raw(), self.page.as_ptr(), 0, len)
+            bindings::page_pool_dma_sync_for_cpu(self.pool.as_raw(), self.page.as_ptr(), start, len)
         };
-        // SAFETY: The page is in the kernel's linear map (order-0 pool pages) and `offset +
-        // len` lies inside it; `skb` has `len` bytes of tailroom and is private (checked by
-        // `check_put`). C copies without any Rust reference to the page's bytes.
+        // SAFETY: The page is in the kernel's linear map (order-0 pool pages) and `start +
+        // len` lies inside our buffer; `skb` has `len` bytes of tailroom and is private
+        // (checked by `check_put`). C copies without any Rust reference to the page's bytes.
         unsafe {
             let base = bindings::page_pool_page_address(self.page.as_ptr()).cast::<u8>();
-            bindings::skb_put_data(skb.as_raw(), base.add(offset as usize).cast(), len);
+            bindings::skb_put_data(skb.as_raw(), base.add(start as usize).cast(), len);
         }
         Ok(())
     }
@@ -381,62 +548,67 @@ impl<'p> Page<'p> {
     /// pool's `max_len`.
     #[inline(always)]
     pub fn sync_for_device(&mut self, len: u32) {
-        let p = self.pool.params();
-        // SAFETY: `p.dev` is valid: the pool is live for `'p` (type invariant of `Page`) and its
+        let dev = self.pool.dev();
+        // SAFETY: `dev` is valid: the pool is live for `'p` (type invariant of `Page`) and its
         // device stays bound while it lives (type invariant of `PagePool`); this only reads
-        // the device's flags. Most devices
-        // (DMA-coherent, no bounce buffers) need no sync: no range to compute.
-        if !unsafe { bindings::dma_dev_need_sync(p.dev) } {
+        // the device's flags. Most devices (DMA-coherent, no bounce buffers) need no sync: no
+        // range to compute.
+        if !unsafe { bindings::dma_dev_need_sync(dev) } {
             return;
         }
-        // SAFETY: The page is mapped by its live pool for `p.dev` (type invariant); the range
-        // from `offset` of at most `max_len` bytes is inside the page (pool invariant). The
-        // pool's own `dma_sync` flag and RCU re-check guard against a pool being scrubbed
-        // (destroyed) under a concurrent return; a `Page` borrows its pool, so that cannot
-        // happen here, and every pool of this module syncs for the device
+        let l = self.pool.layout.get();
+        // SAFETY: The page is mapped by its live pool for `dev` (type invariant); the range
+        // from the offset of at most `max_len` bytes is inside our buffer (`Layout`
+        // invariant). The pool's own `dma_sync` flag and RCU re-check guard against a pool
+        // being scrubbed (destroyed) under a concurrent return; a `Page` borrows its pool, so
+        // that cannot happen here, and every pool of this module syncs for the device
         // (`PP_FLAG_DMA_SYNC_DEV`).
         unsafe {
             bindings::dma_sync_single_for_device(
-                p.dev,
-                self.dma_addr() + u64::from(p.offset),
-                len.min(p.max_len) as usize,
+                dev,
+                self.write_addr(),
+                len.min(l.max_len) as usize,
                 bindings::dma_data_direction::DMA_FROM_DEVICE,
             )
         };
     }
 
-    /// Gives the page back to its pool from a NAPI poll, telling it that the device wrote
-    /// `dirty_len` bytes from the pool's offset: only those are synced for the device again.
-    /// Pass 0 for a page the device never wrote (teardown, errored descriptor), or for any
-    /// page of a device that needs no sync: then no sync is done at all. The page goes
-    /// straight to the pool's lockless cache.
+    /// Gives the buffer back to its pool from a NAPI poll, telling it that the device wrote
+    /// `dirty_len` bytes from the pool's offset: for a whole page, only those (and the
+    /// headroom) are synced for the device again. Pass 0 for a page the device never wrote
+    /// (teardown, errored descriptor), or for any page of a device that needs no sync: then no
+    /// sync is done at all. A fragment's page is synced whole when its last buffer comes back,
+    /// if the device needs syncs. The page goes straight to the pool's lockless cache.
     #[inline]
     pub fn recycle(self, _rx: &impl DirectContext, dirty_len: u32) {
         let pool = self.pool.as_raw();
+        let len = put_len(self.pool.layout.get(), dirty_len);
         let page = self.into_raw();
         // SAFETY: We own `page`, a page of `pool`, and give the reference back. Direct
         // recycling touches the lockless cache: we are in softirq (what a `DirectContext`
         // proves) and hold the pool's only context (`Page` borrows the `!Sync` pool), so no
         // allocation from it runs concurrently.
-        unsafe { bindings::page_pool_put_page(pool, page.as_ptr(), dirty_len, true) };
+        unsafe { bindings::page_pool_put_page(pool, page.as_ptr(), len, true) };
     }
 
-    /// Keeps the page for the driver's ring instead of recycling it, from a NAPI poll: what
+    /// Keeps the buffer for the driver's ring instead of recycling it, from a NAPI poll: what
     /// [`Page::recycle`] would do, without the round trip through the pool. If the pool would
-    /// recycle it (the driver holds its only reference and it is not from the emergency
-    /// reserves), the `dirty_len` bytes the device or the CPU wrote from the pool's offset
-    /// are synced for the device and the page comes back, ready to be posted again;
-    /// otherwise it goes back to the pool, which releases it, and `None` comes back.
+    /// recycle it (the driver holds its only reference, or it is a fragment, whose bytes are
+    /// the driver's alone; and it is not from the emergency reserves), the `dirty_len` bytes
+    /// the device or the CPU wrote from the pool's offset are synced for the device and the
+    /// buffer comes back, ready to be posted again; otherwise it goes back to the pool, which
+    /// releases it, and `None` comes back.
     ///
-    /// The CPU must not write the page's data area after this: what it wrote would not be
+    /// The CPU must not write the buffer's data area after this: what it wrote would not be
     /// synced for the device.
     #[inline(always)]
     pub fn keep(mut self, rx: &impl DirectContext, dirty_len: u32) -> Option<Self> {
         let page = self.page.as_ptr();
+        let whole = self.pool.layout.get().size == PAGE_SIZE;
         // SAFETY: The page is ours and live (type invariant); both only read its flags and
         // reference count.
         let reusable = unsafe {
-            bindings::page_pool_page_ref_count(page) == 1
+            (!whole || bindings::page_pool_page_ref_count(page) == 1)
                 && !bindings::page_pool_page_is_pfmemalloc(page)
         };
         if !reusable {
@@ -449,47 +621,51 @@ impl<'p> Page<'p> {
         Some(self)
     }
 
-    /// Gives the page back to its pool from any context, syncing `dirty_len` bytes.
+    /// Gives the buffer back to its pool from any context, syncing `dirty_len` bytes (the whole
+    /// page for a fragment's).
     #[inline]
     pub fn release(self, dirty_len: u32) {
         let pool = self.pool.as_raw();
+        let len = put_len(self.pool.layout.get(), dirty_len);
         let page = self.into_raw();
         // SAFETY: We own `page`, a page of `pool`, and give the reference back;
         // `allow_direct = false` takes the pool's locked ring, valid in any context.
-        unsafe { bindings::page_pool_put_page(pool, page.as_ptr(), dirty_len, false) };
+        unsafe { bindings::page_pool_put_page(pool, page.as_ptr(), len, false) };
     }
 
-    /// Builds an skb around the page (`napi_build_skb()`) holding the `len` bytes the device
+    /// Builds an skb around the buffer (`napi_build_skb()`) holding the `len` bytes the device
     /// wrote at the pool's offset, which stays as headroom; the page returns to its pool when
-    /// the stack frees the skb.
+    /// the stack frees the skb. The skb is charged the buffer's size.
     ///
     /// On allocation failure, or if the frame does not fit in front of the skb's shared info,
-    /// the page is handed back so the caller can recycle it and count the failure.
+    /// the buffer is handed back so the caller can recycle it and count the failure.
     #[inline]
     pub fn build_skb(
         self,
         rx: &impl DirectContext,
         len: u32,
     ) -> core::result::Result<SkBuff, Self> {
-        let headroom = self.pool.offset();
-        if !Self::fits(headroom, len) {
+        let headroom = self.pool.layout.get().offset;
+        if !self.fits(headroom, len) {
             return Err(self);
         }
         self.sync_for_cpu(len);
         self.build_skb_at(rx, headroom, len)
     }
 
-    /// Whether `len` bytes at `start` leave room for the skb's shared info in the page.
+    /// Whether `len` bytes at `start` from the buffer's beginning leave room for the skb's
+    /// shared info in the buffer.
     #[inline]
-    pub(crate) fn fits(start: u32, len: u32) -> bool {
-        // In 64 bits the sum of two `u32` cannot overflow: one addition, one comparison.
-        u64::from(start) + u64::from(len) <= u64::from(PAGE_SIZE - SKB_SHINFO_SIZE)
+    pub(crate) fn fits(&self, start: u32, len: u32) -> bool {
+        // In 64 bits the sum of two `u32` cannot overflow: one addition, one comparison. The
+        // buffer holds at least the shared info (`Layout` invariant).
+        u64::from(start) + u64::from(len) <= u64::from(self.size() - SKB_SHINFO_SIZE)
     }
 
-    /// Builds an skb around the page whose data are the `len` bytes at `start` from the page's
-    /// beginning, already visible to the CPU (no sync is done: after XDP ran, a sync would
-    /// bring back what the device wrote over the program's changes where DMA bounces). The
-    /// page comes back if they do not leave room for the shared info or on allocation
+    /// Builds an skb around the buffer whose data are the `len` bytes at `start` from the
+    /// buffer's beginning, already visible to the CPU (no sync is done: after XDP ran, a sync
+    /// would bring back what the device wrote over the program's changes where DMA bounces).
+    /// The buffer comes back if they do not leave room for the shared info or on allocation
     /// failure.
     #[inline]
     pub(crate) fn build_skb_at(
@@ -498,19 +674,20 @@ impl<'p> Page<'p> {
         start: u32,
         len: u32,
     ) -> core::result::Result<SkBuff, Self> {
-        if !Self::fits(start, len) {
+        if !self.fits(start, len) {
             return Err(self);
         }
         let va = self.address();
         // SAFETY: `napi_build_skb` must run in NAPI softirq context, which `_rx` proves (what a
-        // `DirectContext` proves); `va` is a whole page we own.
-        let skb = unsafe { bindings::napi_build_skb(va, PAGE_SIZE) };
+        // `DirectContext` proves); `va` is the start of our buffer of `size()` bytes, whose
+        // bytes are ours alone (type invariant).
+        let skb = unsafe { bindings::napi_build_skb(va, self.size()) };
         if skb.is_null() {
             return Err(self);
         }
         // The skb owns the page reference now.
         let _ = self.into_raw();
-        // SAFETY: `skb` is new and ours; headroom, data and shared info fit in the page
+        // SAFETY: `skb` is new and ours; headroom, data and shared info fit in the buffer
         // (checked above), so neither call can overrun.
         unsafe {
             bindings::skb_reserve(skb, start as c_int);
@@ -520,21 +697,27 @@ impl<'p> Page<'p> {
         }
     }
 
-    /// The pool's offset, where the device starts writing.
+    /// The pool's offset, where the device starts writing in the buffer.
     #[inline]
     pub fn pool_offset(&self) -> u32 {
-        self.pool.offset()
+        self.pool.layout.get().offset
     }
 
     /// Makes the `len` bytes the device wrote at the pool's offset visible to the CPU,
-    /// clamped to the page.
+    /// clamped to the buffer.
     #[inline]
     pub(crate) fn sync_for_cpu(&self, len: u32) {
-        let len = len.min(PAGE_SIZE - self.pool.offset());
-        // SAFETY: The range is inside the page (clamped above; the offset is below
-        // `PAGE_SIZE`, pool invariant), which `pool` mapped.
+        let l = self.pool.layout.get();
+        // The offset is below the size (`Layout` invariant).
+        let len = len.min(l.size - l.offset);
+        // SAFETY: The range is inside our buffer (clamped above), which `pool` mapped.
         unsafe {
-            bindings::page_pool_dma_sync_for_cpu(self.pool.as_raw(), self.page.as_ptr(), 0, len)
+            bindings::page_pool_dma_sync_for_cpu(
+                self.pool.as_raw(),
+                self.page.as_ptr(),
+                self.off + l.offset,
+                len,
+            )
         };
     }
 
@@ -545,39 +728,42 @@ impl<'p> Page<'p> {
     /// makes before it maps anything) sets it afresh.
     #[inline(always)]
     pub fn needs_sync(&self) -> bool {
-        // SAFETY: `p.dev` is valid: the pool is live for `'p` (type invariant of `Page`) and
-        // its device stays bound while it lives (type invariant of `PagePool`); this only
-        // reads the device's flags.
-        unsafe { bindings::dma_dev_need_sync(self.pool.params().dev) }
+        // SAFETY: The pool's device is valid: the pool is live for `'p` (type invariant of
+        // `Page`) and its device stays bound while it lives (type invariant of `PagePool`);
+        // this only reads the device's flags.
+        unsafe { bindings::dma_dev_need_sync(self.pool.dev()) }
     }
 
-    /// The page's kernel address (order-0 pool pages are in the linear map).
+    /// The buffer's kernel address (order-0 pool pages are in the linear map).
     #[inline]
     pub(crate) fn address(&self) -> *mut c_void {
         // SAFETY: The page is ours and live.
-        unsafe { bindings::page_pool_page_address(self.page.as_ptr()) }
+        let page = unsafe { bindings::page_pool_page_address(self.page.as_ptr()) };
+        // Inside the page (type invariant).
+        page.cast::<u8>().wrapping_add(self.off as usize).cast()
     }
 
     /// Adds the `len` bytes the device wrote at the pool's offset to `skb` as a page fragment;
     /// the page returns to its pool when the stack frees the skb. On failure (the skb has no
-    /// fragment slot left, is not the caller's own, or `len` does not fit) the page is handed
-    /// back.
+    /// fragment slot left, is not the caller's own, or `len` does not fit) the buffer is
+    /// handed back.
     #[inline]
     pub fn add_to_skb(self, skb: &mut SkBuff, len: u32) -> core::result::Result<(), Self> {
-        let Ok(offset) = self.check_len(len) else {
+        let Ok(start) = self.check_len(len) else {
             return Err(self);
         };
         if skb.check_add_frag().is_err() {
             return Err(self);
         }
-        // SAFETY: The range is inside the page (checked above), which `pool` mapped.
+        let size = self.size();
+        // SAFETY: The range is inside the buffer (checked above), which `pool` mapped.
         unsafe {
-            bindings::page_pool_dma_sync_for_cpu(self.pool.as_raw(), self.page.as_ptr(), 0, len)
+            bindings::page_pool_dma_sync_for_cpu(self.pool.as_raw(), self.page.as_ptr(), start, len)
         };
         let raw = self.into_raw();
-        // SAFETY: We give up our page reference; `offset + len` is inside the page and the skb
-        // is private with a free fragment slot (both checked above).
-        unsafe { skb.add_rx_frag(raw.as_ptr(), offset, len, PAGE_SIZE) };
+        // SAFETY: We give up our page reference; `start + len` is inside our buffer and the
+        // skb is private with a free fragment slot (both checked above).
+        unsafe { skb.add_rx_frag(raw.as_ptr(), start, len, size) };
         skb.mark_for_recycle();
         Ok(())
     }
@@ -601,10 +787,12 @@ impl<'p> Page<'p> {
 impl Drop for Page<'_> {
     #[inline]
     fn drop(&mut self) {
+        let len = put_len(self.pool.layout.get(), 0);
         // SAFETY: We own the page reference (type invariant) and give it back, syncing
-        // nothing (a page dropped without being recycled was not written as far as we know);
-        // `allow_direct = false` is valid in any context.
-        unsafe { bindings::page_pool_put_page(self.pool.as_raw(), self.page.as_ptr(), 0, false) };
+        // nothing of a whole page (a page dropped without being recycled was not written as
+        // far as we know) and the whole page for a fragment's; `allow_direct = false` is valid
+        // in any context.
+        unsafe { bindings::page_pool_put_page(self.pool.as_raw(), self.page.as_ptr(), len, false) };
     }
 }
 
@@ -615,16 +803,22 @@ fn drop_foreign(page: Option<ParkedPage>) {
     drop(page);
 }
 
-/// A page of a page pool kept in a ring between polls (see [`Page::park`]).
+/// A buffer of a page pool kept in a ring between polls (see [`Page::park`]).
 ///
-/// It only owns the page: no DMA address can be read from it (its pool may be gone, and with
-/// it the mapping), and it goes back to its pool, unsynced, when dropped. Its pool turns it
-/// back into a [`Page`] with [`PagePool::unpark`] or [`PagePool::take_parked`].
+/// It only owns the buffer: no DMA address can be read from it (its pool may be gone, and with
+/// it the mapping), and it goes back to its pool when dropped, unsynced if it is a whole page.
+/// Its pool turns it back into a [`Page`] with [`PagePool::unpark`] or
+/// [`PagePool::take_parked`], if the pool still cuts its pages to the same size.
 ///
 /// # Invariants
 ///
-/// `self.0` is a page allocated from a page pool, with one reference owned by this object.
-pub struct ParkedPage(NonNull<bindings::page>);
+/// `page` is a page allocated from a page pool, of which this object owns the `size` bytes
+/// at `off` (`off + size <= PAGE_SIZE`) with one reference, as a [`Page`] does.
+pub struct ParkedPage {
+    page: NonNull<bindings::page>,
+    off: u32,
+    size: u32,
+}
 
 // SAFETY: Only an owned page reference; dropping it returns it through the pool's locked ring,
 // valid from any CPU.
@@ -635,12 +829,15 @@ unsafe impl Sync for ParkedPage {}
 impl Drop for ParkedPage {
     #[inline]
     fn drop(&mut self) {
+        // A fragment's page is synced whole when its last buffer comes back (see `put_len`).
+        let len = if self.size < PAGE_SIZE { PAGE_SIZE } else { 0 };
         // SAFETY: We own a reference to a page pool page (type invariant). `page->pp` keeps the
-        // C pool allocated while the page is in flight, even after the owner destroyed it;
-        // with a zero length nothing is synced and `allow_direct = false` is valid anywhere.
+        // C pool allocated while the page is in flight, even after the owner destroyed it
+        // (the pool's `dma_sync` flag, cleared then, stops the sync); `allow_direct = false` is
+        // valid anywhere.
         unsafe {
-            let page = self.0.as_ptr();
-            bindings::page_pool_put_page(bindings::page_pool_of(page), page, 0, false)
+            let page = self.page.as_ptr();
+            bindings::page_pool_put_page(bindings::page_pool_of(page), page, len, false)
         };
     }
 }

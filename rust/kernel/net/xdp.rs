@@ -1019,7 +1019,13 @@ impl<'a> Runner<'a> {
     {
         let (page, len) = head;
         let offset = page.pool_offset();
-        if !page_pool::Page::fits(offset, len) {
+        // Programs see whole pages only, with XDP's headroom: the buffer description, the
+        // queue info's fragment size and the frame conversion assume them. A driver gives
+        // its pool that layout before it attaches a program; a buffer of another is dropped.
+        if page.size() != page_pool::PAGE_SIZE
+            || offset < PACKET_HEADROOM
+            || !page.fits(offset, len)
+        {
             return on.dropped(page, len, DropReason::TooLong);
         }
         // Read once: a device whose buffers need no sync (most) skips both syncs and the
@@ -1080,6 +1086,7 @@ impl<'a> Runner<'a> {
         for (frag, flen) in frags {
             let foff = frag.pool_offset();
             let fits = flen > 0
+                && frag.size() == page_pool::PAGE_SIZE
                 && foff
                     .checked_add(flen)
                     .is_some_and(|n| n <= page_pool::PAGE_SIZE);

@@ -11,7 +11,7 @@ use kernel::{
             self, ring, Config, Device, FdbAdd, IrqDevice, Operations, Rtnl, RxMode, TxRequest,
             Xmit, XmitQueue,
         },
-        page_pool::{Page, PagePool, ParkedPage},
+        page_pool::{Layout, Page, PagePool, ParkedPage},
         skb::SkBuff,
         tx::{MapSlot, TxBuf},
         xdp::{
@@ -197,6 +197,8 @@ fn shrink<T: Operations>(dev: &Device<T>, rtnl: &Rtnl) -> Result {
 
 #[allow(dead_code)]
 fn fill<P: Poll>(napi: &Napi<P>, rtnl: &mut Rtnl) -> Result {
+    let half = Layout::new(2048, 192, 1536).ok_or(EINVAL)?;
+    napi.set_pool_layout(rtnl, half)?;
     napi.with_state(rtnl, |_data, _state, _pool| {})?;
     napi.enable(rtnl);
     Ok(())

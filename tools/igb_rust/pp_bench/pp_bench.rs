@@ -14,7 +14,7 @@
 
 use kernel::{
     device::Core,
-    net::page_pool::{PagePool, Params},
+    net::page_pool::{Layout, PagePool, Params, PAGE_SIZE},
     pci,
     prelude::*,
     time::{Instant, Monotonic},
@@ -76,8 +76,8 @@ impl pci::Driver for PpBench {
             pdev.as_ref(),
             &Params {
                 pool_size: 256,
-                offset: 192,
-                max_len: 2048,
+                // igb_rust's whole-page buffers: XDP's headroom, 2 KiB written.
+                layout: Layout::new(PAGE_SIZE, 256, 2048).ok_or(EINVAL)?,
             },
         )?;
         let mut samples = KVec::with_capacity(ROUNDS, GFP_KERNEL)?;

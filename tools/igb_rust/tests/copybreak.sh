@@ -77,7 +77,9 @@ ip netns exec $NS ping -q -f -c 3000 -s 1400 $DUT_IP >/dev/null 2>&1
 slow1=$(pp rx_pp_alloc_slow); rc1=$(( $(pp rx_pp_recycle_cached) + $(pp rx_pp_recycle_ring) ))
 note "page_pool: alloc_slow $slow0 -> $slow1, recycled $rc0 -> $rc1"
 check "page_pool stats are reported" test -n "$slow1"
-check "page_pool recycles under traffic (+$((rc1 - rc0)) for 3000 frames)" test $((rc1 - rc0)) -ge 2500
+# Two 1400-byte frames share a page (half-page buffers at MTU 1500): the page
+# comes back once both did.
+check "page_pool recycles under traffic (+$((rc1 - rc0)) pages for 3000 frames)" test $((rc1 - rc0)) -ge 1250
 check "page_pool slow allocations stay bounded (+$((slow1 - slow0)))" test $((slow1 - slow0)) -le 64
 # Copied frames: their page is posted again in the ring, the pool hands out none for them.
 allocs() { echo $(( $(pp rx_pp_alloc_fast) + $(pp rx_pp_alloc_slow) )); }

@@ -31,15 +31,76 @@ sizes_ok() {	# sizes_ok MTU PAYLOADS...
 	done
 }
 check "frames 60..1514 bytes both ways" sizes_ok 1500 18 19 100 255 256 257 512 1000 1400 1471 1472
+
+# RX buffers: half pages (2 KiB, page fragments) up to MTU 1510, whole pages
+# above. What a UDP socket is charged per unread 1000-byte datagram is the
+# skb's truesize: about 2.3 KiB over a half page, 4.3 KiB over a whole one.
+rx_bufs() {	# rx_bufs frags|pages: rxN_buf_KIND summed over the queues
+	ethtool -S "$DUT_IF" | awk -v n="$1" '$1 ~ "^rx[0-9]+_buf_" n ":$" { s += $2 } END { print s + 0 }'
+}
+udp_charge() {	# bytes a DUT socket is charged per 1000-byte datagram (16 sent by the peer)
+	python3 - "$DUT_IP" "$NS" <<'PY'
+import socket, subprocess, sys, time
+ip, ns = sys.argv[1], sys.argv[2]
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1 << 20)
+s.bind((ip, 0))
+port = s.getsockname()[1]
+sh = "for i in $(seq 16); do printf '%%1000s' x > /dev/udp/%s/%d; done" % (ip, port)
+subprocess.run(["ip", "netns", "exec", ns, "bash", "-c", sh], check=True)
+def rmem():
+    for line in open("/proc/net/udp").read().splitlines()[1:]:
+        f = line.split()
+        if int(f[1].split(":")[1], 16) == port:
+            return int(f[4].split(":")[1], 16)
+    return 0
+got, last, n = 0, -1, 0
+for _ in range(50):
+    time.sleep(0.1)
+    got = rmem()
+    if got == last:
+        break
+    last = got
+while True:
+    try:
+        s.recv(2048, socket.MSG_DONTWAIT)
+        n += 1
+    except BlockingIOError:
+        break
+print(got // n if n == 16 else "lost %d" % (16 - n))
+PY
+}
+charge_below() {	# charge_below MAX
+	local c
+	c=$(udp_charge)
+	note "truesize per datagram: $c"
+	[ "$c" -lt "$1" ] 2>/dev/null
+}
+charge_above() {	# charge_above MIN
+	local c
+	c=$(udp_charge)
+	note "truesize per datagram: $c"
+	[ "$c" -gt "$1" ] 2>/dev/null
+}
+check "half-page RX buffers at MTU 1500 (rx_buf_frags $(rx_bufs frags), rx_buf_pages $(rx_bufs pages))" \
+	sh -c "[ $(rx_bufs frags) -gt 0 ] && [ $(rx_bufs pages) -eq 0 ]"
+check "a 1000-byte datagram is charged under 3 KiB (half page)" charge_below 3072
+pages_before=$(rx_bufs pages)
 check "MTU 9000 accepted" ip link set "$DUT_IF" mtu 9000
 ip -n $NS link set "$PEER_IF" mtu 9000
 check "peer carrier back after MTU change" wait_carrier "$PEER_IF" 1 $NS
 check "jumbo frames up to 9014 bytes both ways" sizes_ok 9000 1473 2100 4000 8000 8972
+check "MTU 9000 rebuilt the rings with whole pages ($pages_before -> $(rx_bufs pages))" \
+	test "$(rx_bufs pages)" -gt "$pages_before"
+check "a 1000-byte datagram is charged over 4 KiB (whole page)" charge_above 4096
 check "MTU above 9216 refused" sh -c "! ip link set $DUT_IF mtu 9217 2>/dev/null"
 check "MTU below 68 refused" sh -c "! ip link set $DUT_IF mtu 67 2>/dev/null"
+frags_before=$(rx_bufs frags)
 ip link set "$DUT_IF" mtu 1500
 ip -n $NS link set "$PEER_IF" mtu 1500
 wait_carrier "$PEER_IF" 1 $NS
+half_again() { [ "$(rx_bufs frags)" -gt "$frags_before" ] && charge_below 3072; }
+check "MTU 1500 again: half pages, a datagram charged under 3 KiB" half_again
 
 # Bulk transfers, contents compared.
 BULK_MB=${BULK_MB:-200}

@@ -66,9 +66,15 @@ check "netdev netlink: xdp-features are basic, ndo-xmit, ndo-xmit-sg, redirect, 
 	test "$xf" = "basic ndo-xmit ndo-xmit-sg redirect rx-sg"
 
 carrier0=$(cat /sys/class/net/$DUT_IF/carrier_changes)
+# At MTU 1500 the RX buffers are half pages; programs get whole pages: the
+# first attach rebuilds the rings with them (rxN_buf_pages), the link kept.
+bufs() { xsum "rx_buf_$1"; }
+pages0=$(bufs pages)
 check "attach an XDP program in driver mode" attach drop
 check "ip link shows the program in driver mode" sh -c "ip -d link show dev $DUT_IF | grep -q 'prog/xdp id'"
 check "the link stayed up across the attach" test "$(cat /sys/class/net/$DUT_IF/carrier_changes)" = "$carrier0"
+check "the attach gave the rings whole pages (rx_buf_pages $pages0 -> $(bufs pages))" \
+	test "$(bufs pages)" -gt "$pages0"
 
 # XDP_DROP: UDP to port 4444 never reaches the stack; everything else passes.
 pp_allocs() { echo $(( $(dev_stat rx_pp_alloc_fast) + $(dev_stat rx_pp_alloc_slow) )); }
@@ -155,8 +161,11 @@ check "XDP_ABORTED: not counted as XDP_DROP, none reached the stack" test $((d1 
 # The MTU: a frame must fit one buffer while a program is attached.
 check "MTU 3000 refused with a program attached" sh -c "! ip link set dev $DUT_IF mtu 3000 2>/dev/null"
 check "the refused MTU changed nothing" test "$(cat /sys/class/net/$DUT_IF/mtu)" = 1500
+frags0=$(bufs frags)
 check "detach the program" detach
 check "ip link no longer shows a program" sh -c "! ip -d link show dev $DUT_IF | grep -q 'prog/xdp'"
+check "the detach gave the rings half pages again (rx_buf_frags $frags0 -> $(bufs frags))" \
+	test "$(bufs frags)" -gt "$frags0"
 check "MTU 3000 accepted without a program" ip link set dev "$DUT_IF" mtu 3000
 e=$(attach pass 2>&1)
 check "attaching at MTU 3000 fails with the reason ($(echo "$e" | grep -o 'MTU too large[^(]*' | head -1))" \

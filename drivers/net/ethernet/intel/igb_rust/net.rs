@@ -22,6 +22,7 @@ use kernel::{
 use kernel::{
     net::{
         netdev::{ExtAck, FdbAdd, MacAddress, RxMode, Stats64},
+        page_pool::Layout,
         skb::{SkBuff, TxChecksum},
     },
     new_mutex,
@@ -74,15 +75,19 @@ const ETH_P_8021Q: u32 = 0x8100;
 /// copying frames of 64..256 bytes cost 8-9% more instructions per packet than building the
 /// skb around the page (a slab allocation and free more), at the same packet rate.
 pub(crate) const DEFAULT_COPYBREAK: u32 = 0;
+/// MTU a new Ethernet device starts with (`ether_setup()`).
+const ETH_DATA_LEN: u32 = 1500;
 //@ end
 //@ from stats
 /// Counters `ethtool -S` shows per queue pair.
-const QUEUE_STATS: [&str; 20] = [
+const QUEUE_STATS: [&str; 22] = [
     "rx_packets",
     "rx_bytes",
     "rx_errors",
     "rx_alloc_failed",
     "rx_copybreak_packets",
+    "rx_buf_frags",
+    "rx_buf_pages",
     "rx_csum_good",
     "tx_packets",
     "tx_bytes",
@@ -383,6 +388,10 @@ pub(crate) struct IgbNet<'bound> {
     //@ from datapath
     /// The queue vectors' interval follows the traffic (`adaptive-rx`, DIM).
     pub(crate) adaptive_rx: Atomic<bool>,
+    /// The MTU the device's frame limit (RLPML) and the RX buffers are set up for: the
+    /// device's, except while `change_mtu` rebuilds the rings for a new one. Changed under
+    /// RTNL.
+    rx_mtu: Atomic<u32>,
     //@ end
     //@ from link
     /// Pause frame settings: [`PAUSE_RX`], [`PAUSE_TX`], [`PAUSE_AUTONEG`].
@@ -530,6 +539,7 @@ impl<'bound> IgbNet<'bound> {
             device_resets: Atomic::new(0),
             dma_out_of_sync: Atomic::new(0),
             adaptive_rx: Atomic::new(false),
+            rx_mtu: Atomic::new(ETH_DATA_LEN),
             l4_hash: Atomic::new(DEFAULT_L4_HASH),
             rss <- new_mutex!(rss, "igb_rust_rss"),
             vlans <- new_mutex!([0; VFTA_WORDS], "igb_rust_vlans"),
@@ -1024,6 +1034,50 @@ impl<'bound> IgbNet<'bound> {
             .write_reg(regs::RLPML::zeroed().try_with_len(mtu + FRAME_OVERHEAD)?);
         Ok(())
     }
+
+    /// Whether the RX buffers for `mtu` (and `xdp`: a program attached) are whole pages:
+    /// frames longer than a half-page buffer takes span several 2 KiB buffers, and XDP
+    /// programs see whole pages only.
+    fn rx_whole_pages(mtu: u32, xdp: bool) -> bool {
+        xdp || mtu.saturating_add(FRAME_OVERHEAD) > queue::RX_HALF_MAX || queue::RX_HALF.is_none()
+    }
+
+    /// The layout of the RX buffers `open` posts, for the MTU the device is set up for.
+    fn rx_layout(&self, rtnl: &Rtnl) -> Result<Layout> {
+        let _ = rtnl;
+        let xdp = false;
+        //@ from xdp
+        let xdp = xdp || self.xdp_prog.has_frags(rtnl).is_some();
+        //@ end
+        let whole = Self::rx_whole_pages(self.rx_mtu.load(Relaxed), xdp);
+        let layout = if whole {
+            queue::RX_WHOLE
+        } else {
+            queue::RX_HALF
+        };
+        layout.ok_or(EINVAL)
+    }
+
+    /// Runs `f`, then rebuilds the RX rings with buffers of the layout it leaves
+    /// ([`Self::rx_layout`]), the device stopped meanwhile if it is running (its link and
+    /// carrier kept, as for `ethtool -G`). `f` runs whether or not the rebuild can be done.
+    fn with_rx_rebuild(
+        &self,
+        dev: &netdev::Device<Self>,
+        rtnl: &mut Rtnl,
+        f: impl FnOnce(&Self, &Rtnl),
+    ) -> Result {
+        if !dev.is_running() {
+            f(self, &*rtnl);
+            return Ok(());
+        }
+        dev.detach(rtnl);
+        let torn = self.tear_down(dev, rtnl, Teardown::Rings);
+        f(self, &*rtnl);
+        // A teardown that failed left DMA off: `resume` resets the MAC first.
+        let up = self.resume(dev, rtnl, false);
+        torn.and(up)
+    }
     //@ end
 
     //@ from datapath
@@ -1264,7 +1318,7 @@ impl<'bound> IgbNet<'bound> {
         self.configure_fc()?; //@ link
                               //@ from datapath
         self.configure_vlan(dev.features())?;
-        self.set_max_frame(dev.mtu())?;
+        self.set_max_frame(self.rx_mtu.load(Relaxed))?;
         bar.update(regs::RCTL, |r| {
             r.with_en(true)
                 .with_bam(true)
@@ -1292,6 +1346,8 @@ impl<'bound> IgbNet<'bound> {
                 if let Some(mut g) = dev.lock_tx(u32::from(q), &*rtnl) {
                     g.live = true;
                 }
+                // The ring is cleared below, so it is filled with buffers of this layout only.
+                v.set_pool_layout(rtnl, self.rx_layout(rtnl)?)?;
                 let (base, size) = v
                     .with_state(rtnl, |_, st, _| {
                         st.as_mut().map(|rx| {
@@ -1377,7 +1433,7 @@ impl<'bound> IgbNet<'bound> {
     fn fill_rx(&self, v: &Napi<VectorData<'bound>>, rtnl: &mut Rtnl) -> Result {
         let bar = &self.hw.bar;
         let failed = v.with_state(rtnl, |_, st, pool| match (st, pool) {
-            (Some(rx), Some(pool)) => rx.refill(pool, bar),
+            (Some(rx), Some(pool)) => rx.refill(pool, bar, &v.data().stats),
             _ => 0,
         })?;
         if failed > 0 {
@@ -1405,7 +1461,7 @@ impl<'bound> IgbNet<'bound> {
     }
     //@ end
 
-    //@ from ethtool
+    //@ from datapath
     /// Brings a device detached and torn down for a reconfiguration (`fresh`: with a MAC
     /// reset) back up and attaches it. If that fails, the rings stay down and the watchdog
     /// retries as after a failed reset.
@@ -1750,10 +1806,7 @@ impl<'bound> netdev::Operations for IgbNet<'bound> {
     //@ end
 
     //@ from datapath
-    //@ until xdp: fn change_mtu(dev: &netdev::Device<Self>, _rtnl: &mut Rtnl, new_mtu: u32) -> Result {
-    //@ from xdp
     fn change_mtu(dev: &netdev::Device<Self>, rtnl: &mut Rtnl, new_mtu: u32) -> Result {
-        //@ end
         let this = dev.data();
         //@ from xdp
         if new_mtu > XDP_MAX_MTU && this.xdp_prog.has_frags(rtnl) == Some(false) {
@@ -1767,9 +1820,26 @@ impl<'bound> netdev::Operations for IgbNet<'bound> {
             return Err(EINVAL);
         }
         //@ end
-        // Frames larger than one buffer use several descriptors, so no ring rebuild is
-        // needed: only the hardware's frame limit changes.
-        this.set_max_frame(new_mtu)
+        let old_mtu = this.rx_mtu.load(Relaxed);
+        let xdp = false;
+        //@ from xdp
+        let xdp = xdp || this.xdp_prog.has_frags(rtnl).is_some();
+        //@ end
+        if Self::rx_whole_pages(old_mtu, xdp) == Self::rx_whole_pages(new_mtu, xdp) {
+            // Frames larger than one buffer use several descriptors (whole pages), and half
+            // pages take any frame up to their limit: only the frame limit changes.
+            this.set_max_frame(new_mtu)?;
+            this.rx_mtu.store(new_mtu, Relaxed);
+            return Ok(());
+        }
+        // Half-page buffers take frames up to `RX_HALF_MAX` only: the frame limit and the
+        // buffers change together, with the device stopped (`open` sets both from `rx_mtu`).
+        let r = this.with_rx_rebuild(dev, rtnl, |this, _| this.rx_mtu.store(new_mtu, Relaxed));
+        if r.is_err() {
+            // The device is down for a reset now; it comes back with the MTU it keeps.
+            this.rx_mtu.store(old_mtu, Relaxed);
+        }
+        r
     }
     //@ end
 
@@ -1923,11 +1993,25 @@ impl<'bound> xdp::Operations for IgbNet<'bound> {
             extack.set_msg(c"MTU too large for a program without fragment support (xdp.frags)");
             return Err(EINVAL);
         }
-        // Polls pick the new program up with their next frame; the ones running the old one
-        // finish with it (it is freed after they returned). Nothing else changes: the RX
-        // buffers always leave XDP's headroom, and XDP_TX shares the queue's TX ring.
-        drop(dev.data().xdp_prog.replace(prog, rtnl));
-        Ok(())
+        let this = dev.data();
+        let mtu = this.rx_mtu.load(Relaxed);
+        let had = this.xdp_prog.has_frags(rtnl).is_some();
+        if IgbNet::rx_whole_pages(mtu, had) == IgbNet::rx_whole_pages(mtu, prog.is_some()) {
+            // Polls pick the new program up with their next frame; the ones running the old
+            // one finish with it (it is freed after they returned). Nothing else changes: the
+            // RX buffers are whole pages with XDP's headroom, and XDP_TX shares the queue's TX
+            // ring.
+            drop(this.xdp_prog.replace(prog, rtnl));
+            return Ok(());
+        }
+        // From half-page buffers to whole pages or back: the program changes with the rings,
+        // the device stopped (if it runs).
+        let mut old = None;
+        let r = this.with_rx_rebuild(dev, rtnl, |this, rtnl| {
+            old = this.xdp_prog.replace(prog, rtnl);
+        });
+        drop(old);
+        r
     }
 
     fn rx_hash(meta: &xdp::RxMeta) -> Result<(u32, xdp::RssHashType)> {
@@ -2614,6 +2698,8 @@ impl<'bound> ethtool::Operations for IgbNet<'bound> {
                 s.rx_errors.load(Relaxed),
                 s.rx_alloc_failed.load(Relaxed),
                 s.rx_copybreak.load(Relaxed),
+                s.rx_buf_frags.load(Relaxed),
+                s.rx_buf_pages.load(Relaxed),
                 s.rx_csum_good.load(Relaxed),
                 s.tx_packets.load(Relaxed),
                 s.tx_bytes.load(Relaxed),

@@ -39,7 +39,7 @@ use kernel::{
         dim::{self, Dim},
         napi::RxContext,
         netdev::{ring, TxRequest, XmitQueue},
-        page_pool::{Page, PagePool, Params, ParkedPage},
+        page_pool::{Layout, Page, PagePool, Params, ParkedPage, PAGE_SIZE, SKB_SHINFO_SIZE},
         skb::{HashType, RxChecksum, SkBuff, Tso, TxChecksum, VlanProto, VlanTag, L4, MAX_FRAGS},
         tx::{MapSlot, Segment, TxBuf, MAX_SEGMENTS},
         xdp,
@@ -186,9 +186,23 @@ pub(crate) const RX_BUF_LEN: u32 = 2048;
 const RX_MAX_BUFS: u32 = (MAX_MTU + FRAME_OVERHEAD).div_ceil(RX_BUF_LEN);
 // Its fragments fit an skb (and an XDP frame).
 const _: () = assert!(RX_MAX_BUFS - 1 <= MAX_FRAGS);
-/// Headroom left in front of received frames: what XDP programs may grow into, which is
-/// also room enough for the stack's headers.
+/// Headroom left in front of received frames in whole-page buffers: what XDP programs may
+/// grow into, which is also room enough for the stack's headers.
 pub(crate) const RX_HEADROOM: u32 = xdp::PACKET_HEADROOM;
+/// Whole-page RX buffers, 2 KiB written in each: for XDP and for frames longer than
+/// [`RX_HALF_MAX`] (which span buffers).
+pub(crate) const RX_WHOLE: Option<Layout> = Layout::new(PAGE_SIZE, RX_HEADROOM, RX_BUF_LEN);
+/// Longest frame a half-page RX buffer takes.
+pub(crate) const RX_HALF_MAX: u32 = 1536;
+/// Half-page RX buffers (2 KiB, two to a 4 KiB page, as C igb's): the frame, at most
+/// [`RX_HALF_MAX`] bytes, then the skb's shared info; the rest is headroom (192 bytes where
+/// the shared info takes 320). Only for frames that fit (the device's frame limit, RLPML,
+/// keeps them there) and without XDP.
+pub(crate) const RX_HALF: Option<Layout> =
+    match (RX_BUF_LEN - SKB_SHINFO_SIZE).checked_sub(RX_HALF_MAX) {
+        Some(headroom) => Layout::new(RX_BUF_LEN, headroom, RX_HALF_MAX),
+        None => None,
+    };
 //@ from xdp
 /// Shortest frame the device is given: QEMU's model ignores TCTL.PSP, so shorter ones are
 /// padded in software (skbs) or dropped (XDP frames, which cannot grow).
@@ -347,6 +361,10 @@ pub(crate) struct QueueStats {
     pub(crate) rx_errors: Atomic<u64>,
     pub(crate) rx_alloc_failed: Atomic<u64>,
     pub(crate) rx_copybreak: Atomic<u64>,
+    /// Buffers the queue took from its page pool as half pages (page fragments).
+    pub(crate) rx_buf_frags: Atomic<u64>,
+    /// Buffers the queue took from its page pool as whole pages.
+    pub(crate) rx_buf_pages: Atomic<u64>,
     /// Frames whose L4 checksum the device verified (passed on as `CHECKSUM_UNNECESSARY`).
     pub(crate) rx_csum_good: Atomic<u64>,
     pub(crate) tx_packets: Atomic<u64>,
@@ -386,6 +404,8 @@ impl QueueStats {
             rx_errors: Atomic::new(0),
             rx_alloc_failed: Atomic::new(0),
             rx_copybreak: Atomic::new(0),
+            rx_buf_frags: Atomic::new(0),
+            rx_buf_pages: Atomic::new(0),
             rx_csum_good: Atomic::new(0),
             tx_packets: Atomic::new(0),
             tx_bytes: Atomic::new(0),
@@ -442,10 +462,11 @@ pub(crate) fn vector_instance<'b>(
         Role::Other => None,
         Role::Queue(q) => Some(RxRing::new(hw, q, DEFAULT_RING_SIZE)?),
     };
+    // Whole pages until `open` picks the layout for the MTU (and XDP).
+    let layout = RX_WHOLE.ok_or(EINVAL)?;
     let pool = state.as_ref().map(|_| Params {
         pool_size: POOL_SIZE,
-        offset: RX_HEADROOM,
-        max_len: RX_BUF_LEN,
+        layout,
     });
     //@ end
     // What masks, unmasks and fires the vector: its EIMS bit, or, with a single interrupt,
@@ -801,18 +822,28 @@ impl RxRing {
         ring_unused(self.next_to_clean, self.next_to_use, self.size)
     }
 
-    /// Gives the device fresh buffers for every unused descriptor and moves the tail.
-    /// Returns how many allocations failed (counted by the caller).
-    pub(crate) fn refill(&mut self, pool: &PagePool<'_>, bar: &Bar0<'_>) -> u32 {
+    /// Gives the device fresh buffers for every unused descriptor and moves the tail, counting
+    /// the buffers taken from the pool in `stats`. Returns how many allocations failed
+    /// (counted by the caller).
+    pub(crate) fn refill(
+        &mut self,
+        pool: &PagePool<'_>,
+        bar: &Bar0<'_>,
+        stats: &QueueStats,
+    ) -> u32 {
         let mut failed = 0;
         let mut n = self.unused();
+        let mut fresh = 0u32;
         while n > 0 {
             let i = self.next_to_use as usize;
             // Slots from `next_to_use` on are empty (`clean_rx` takes each page out); one
             // that is not would give its page back first.
             let page = match pool.take_parked(&mut self.pages[i]) {
                 Some(page) => Some(page),
-                None => pool.alloc(),
+                None => {
+                    fresh += 1;
+                    pool.alloc()
+                }
             };
             let Some(page) = page else {
                 failed += 1;
@@ -827,6 +858,15 @@ impl RxRing {
             dma_mb(Write);
             crate::hw::write_tail(bar, TailReg::Rx, self.queue, self.next_to_use);
             self.tail = self.next_to_use;
+        }
+        // Counted per refill, not per buffer: at most one atomic add each.
+        let taken = u64::from(fresh.saturating_sub(failed));
+        if taken > 0 {
+            if pool.layout().is_whole_page() {
+                stats.rx_buf_pages.add(taken, Relaxed);
+            } else {
+                stats.rx_buf_frags.add(taken, Relaxed);
+            }
         }
         failed
     }
@@ -858,7 +898,7 @@ impl RxRing {
     fn post(&mut self, page: Page<'_>, next: u32) {
         let i = self.next_to_use as usize;
         // Inside the page's mapping, which does not wrap.
-        let addr = page.dma_addr().wrapping_add(u64::from(RX_HEADROOM));
+        let addr = page.write_addr();
         let Some(slot) = self.pages.get_mut(i) else {
             return;
         };
@@ -1446,6 +1486,8 @@ impl<'bound> VectorData<'bound> {
         };
         //@ end
         let budget = ctx.budget();
+        // The most the device writes into one buffer of the pool's layout.
+        let buf_len = pool.max_len();
         let copybreak = dev.data().copybreak.load(Relaxed);
         // `ethtool -K rx off` / `rxhash off` apply from the next poll on.
         let features = dev.features();
@@ -1460,7 +1502,7 @@ impl<'bound> VectorData<'bound> {
         let mut xc = XdpCounts::default(); //@ xdp
         while t.done < budget {
             if cleaned >= RX_REFILL_BATCH {
-                let failed = rx.refill(pool, &self.hw.bar);
+                let failed = rx.refill(pool, &self.hw.bar, &self.stats);
                 self.stats.rx_alloc_failed.add(u64::from(failed), Relaxed);
                 cleaned = 0;
             }
@@ -1491,7 +1533,7 @@ impl<'bound> VectorData<'bound> {
                     let len = ((hi >> 32) & 0xffff) as u32;
                     // A page of another pool goes back to it (`take_parked`).
                     match pool.take_parked(&mut rx.pages[i]) {
-                        Some(page) if len != 0 && len <= RX_BUF_LEN => {
+                        Some(page) if len != 0 && len <= buf_len => {
                             let on = XdpOutcome {
                                 vector: self,
                                 rx: &mut *rx,
@@ -1509,7 +1551,7 @@ impl<'bound> VectorData<'bound> {
                         }
                         // Nothing written, or past the buffer.
                         Some(page) => {
-                            page.recycle(ctx, len.min(RX_BUF_LEN));
+                            page.recycle(ctx, len.min(buf_len));
                             t.errors += 1;
                         }
                         // A descriptor completed without a buffer: the device is confused.
@@ -1552,8 +1594,8 @@ impl<'bound> VectorData<'bound> {
                 rx.discard = !eop;
                 continue;
             };
-            if rx.discard || len == 0 || len > RX_BUF_LEN {
-                page.recycle(ctx, len.min(RX_BUF_LEN));
+            if rx.discard || len == 0 || len > buf_len {
+                page.recycle(ctx, len.min(buf_len));
                 // One error per frame, not per buffer.
                 if !rx.discard {
                     t.errors += 1;
@@ -1603,9 +1645,9 @@ impl<'bound> VectorData<'bound> {
                     let flen = ((hi >> 32) & 0xffff) as u32;
                     total += flen;
                     match pool.take_parked(&mut rx.pages[j]) {
-                        Some(p) if flen > 0 && flen <= RX_BUF_LEN => *f = Some((p, flen)),
+                        Some(p) if flen > 0 && flen <= buf_len => *f = Some((p, flen)),
                         Some(p) => {
-                            p.recycle(ctx, flen.min(RX_BUF_LEN));
+                            p.recycle(ctx, flen.min(buf_len));
                             bad = true;
                         }
                         _ => bad = true,
@@ -1706,7 +1748,7 @@ impl<'bound> VectorData<'bound> {
         // buffers it holds (`ethtool -L` fills its ring when the queue is next put to use).
         // Too few frames reach it for the refills inside the loop to matter.
         let failed = if u32::from(rx.queue) < dev.data().active.load(Relaxed) {
-            rx.refill(pool, &self.hw.bar)
+            rx.refill(pool, &self.hw.bar, &self.stats)
         } else {
             0
         };
