@@ -183,7 +183,7 @@ pub struct Rx<'a, 'n, P: Poll> {
     /// The page pool bound to this instance, if it has one.
     pub pool: Option<&'a RxPool<'a>>,
     /// The XDP info of the instance's RX queue, registered with its page pool: an instance
-    /// with a queue and a pool whose offset leaves XDP's headroom has one.
+    /// with a queue and a pool has one.
     pub xdp: Option<&'a RxQueue>,
 }
 
@@ -499,8 +499,8 @@ impl<P: Poll> Napi<P> {
     #[inline]
     pub fn pool_stats(&self, stats: &mut page_pool::Stats) {
         // SAFETY: `pool` is only written before the device is registered (type invariant),
-        // and every `&Napi` after that only reads it; the statistics are read with the C
-        // side's own racy-by-design counters.
+        // and every `&Napi` after that only reads it. `add_stats` reads only the C pool's
+        // counters, racy by design, never the layout that `set_pool_layout` writes.
         if let Some(pool) = unsafe { &*self.pool.get() } {
             pool.add_stats(stats);
         }

@@ -242,7 +242,7 @@ impl<'dev> PagePool<'dev> {
     ///
     /// The buffer borrows the pool; [`Page::park`] turns it into a [`ParkedPage`] to keep it in
     /// a ring across polls.
-    #[inline]
+    #[inline(always)]
     pub fn alloc(&self) -> Option<Page<'_>> {
         let size = self.layout.get().size;
         if size == PAGE_SIZE {
@@ -294,7 +294,10 @@ impl<'dev> PagePool<'dev> {
     }
 
     /// Cuts the pool's pages into buffers as `layout` says from now on. Buffers parked under
-    /// another size are not taken back ([`PagePool::unpark`]).
+    /// another size are not taken back ([`PagePool::unpark`]): they go back to the pool when
+    /// dropped, so a ring must be emptied, with its device stopped, before its pool's layout
+    /// changes (a buffer parked under the same size and another headroom would be read at
+    /// the new headroom).
     ///
     /// # Safety
     ///
@@ -442,9 +445,9 @@ impl Drop for PagePool<'_> {
 /// `page` was allocated from `pool` (its `pp` is `pool`); the buffer is the `size` bytes at
 /// `off` in it, `size` being the pool's layout's, which does not change while this object
 /// lives, and `off + size <= PAGE_SIZE`. This object owns one reference to the page: the only
-/// one the pool gave out if the buffer is the whole page (`off == 0`), otherwise one of the
-/// page's fragment references, and no other owner uses the buffer's bytes. The pool is live
-/// for `'p`, so the page is DMA-mapped.
+/// one the pool gave out if the buffer is the whole page (`size == PAGE_SIZE`, so `off == 0`),
+/// otherwise one of the page's fragment references, and no other owner uses the buffer's
+/// bytes. The pool is live for `'p`, so the page is DMA-mapped.
 pub struct Page<'p> {
     page: NonNull<bindings::page>,
     pool: &'p PagePool<'p>,
@@ -453,8 +456,9 @@ pub struct Page<'p> {
 
 /// The length a buffer's owner gives the pool back with, for its sync for the device: the
 /// `dirty` bytes written from the buffer's headroom on, and the headroom before them (an XDP
-/// program may write there), for a whole page; the whole page for a fragment, whose pool
-/// syncs when the page's last buffer comes back and cannot know what the others held.
+/// program may write there), up to the end of the page, for a whole page; the whole page for a
+/// fragment, whose pool syncs when the page's last buffer comes back and cannot know what the
+/// others held.
 #[inline(always)]
 fn put_len(layout: Layout, dirty: u32) -> u32 {
     if layout.size < PAGE_SIZE {
@@ -462,13 +466,13 @@ fn put_len(layout: Layout, dirty: u32) -> u32 {
     } else if dirty == 0 {
         0
     } else {
-        layout.offset + dirty.min(layout.max_len)
+        layout.offset.saturating_add(dirty).min(PAGE_SIZE)
     }
 }
 
 impl<'p> Page<'p> {
     /// The DMA address of the start of the buffer.
-    #[inline]
+    #[inline(always)]
     pub fn dma_addr(&self) -> DmaAddress {
         // SAFETY: The page belongs to the live, DMA-mapping `pool` (type invariant), so it has
         // a mapping and its address is stored in the page.
@@ -498,7 +502,7 @@ impl<'p> Page<'p> {
 
     /// Gives the buffer to a ring slot until the device has written it: a parked buffer has no
     /// lifetime, no DMA address and can only come back through its own pool.
-    #[inline]
+    #[inline(always)]
     pub fn park(self) -> ParkedPage {
         let (off, size) = (self.off, self.size());
         // INVARIANT: a page pool buffer whose reference moves over, with its place.
@@ -511,13 +515,14 @@ impl<'p> Page<'p> {
 
     /// The offset in the page of the `len` bytes the device wrote into the buffer, if they
     /// fit in it.
-    #[inline]
+    #[inline(always)]
     fn check_len(&self, len: u32) -> Result<u32> {
         let l = self.pool.layout.get();
-        if l.offset.checked_add(len).ok_or(EINVAL)? > l.size {
+        if u64::from(l.offset) + u64::from(len) > u64::from(l.size) {
             return Err(EINVAL);
         }
-        Ok(self.off + l.offset)
+        // Inside the page (type invariant): does not wrap.
+        Ok(self.off.wrapping_add(l.offset))
     }
 
     /// Copies the `len` bytes the device wrote at the pool's offset to the end of `skb`, after
@@ -543,9 +548,9 @@ impl<'p> Page<'p> {
     }
 
     /// Makes `len` bytes at the pool's offset, written by the CPU or to be written by the
-    /// device, visible to the device again without going through the pool: what the pool
-    /// itself does when a page is recycled with a dirty length. `len` is clamped to the
-    /// pool's `max_len`.
+    /// device, visible to the device again without going through the pool, with the headroom
+    /// before them (where an XDP program may have written): what the pool itself does when a
+    /// page is recycled with a dirty length. The range is clamped to the buffer.
     #[inline(always)]
     pub fn sync_for_device(&mut self, len: u32) {
         let dev = self.pool.dev();
@@ -558,7 +563,7 @@ impl<'p> Page<'p> {
         }
         let l = self.pool.layout.get();
         // SAFETY: The page is mapped by its live pool for `dev` (type invariant); the range
-        // from the offset of at most `max_len` bytes is inside our buffer (`Layout`
+        // from the buffer's start is clamped to the buffer, which is inside the page (type
         // invariant). The pool's own `dma_sync` flag and RCU re-check guard against a pool
         // being scrubbed (destroyed) under a concurrent return; a `Page` borrows its pool, so
         // that cannot happen here, and every pool of this module syncs for the device
@@ -566,8 +571,8 @@ impl<'p> Page<'p> {
         unsafe {
             bindings::dma_sync_single_for_device(
                 dev,
-                self.write_addr(),
-                len.min(l.max_len) as usize,
+                self.dma_addr(),
+                l.offset.saturating_add(len).min(l.size) as usize,
                 bindings::dma_data_direction::DMA_FROM_DEVICE,
             )
         };
@@ -639,7 +644,7 @@ impl<'p> Page<'p> {
     ///
     /// On allocation failure, or if the frame does not fit in front of the skb's shared info,
     /// the buffer is handed back so the caller can recycle it and count the failure.
-    #[inline]
+    #[inline(always)]
     pub fn build_skb(
         self,
         rx: &impl DirectContext,
@@ -655,11 +660,12 @@ impl<'p> Page<'p> {
 
     /// Whether `len` bytes at `start` from the buffer's beginning leave room for the skb's
     /// shared info in the buffer.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn fits(&self, start: u32, len: u32) -> bool {
         // In 64 bits the sum of two `u32` cannot overflow: one addition, one comparison. The
-        // buffer holds at least the shared info (`Layout` invariant).
-        u64::from(start) + u64::from(len) <= u64::from(self.size() - SKB_SHINFO_SIZE)
+        // buffer holds at least the shared info (`Layout` invariant), so the subtraction does
+        // not wrap.
+        u64::from(start) + u64::from(len) <= u64::from(self.size().wrapping_sub(SKB_SHINFO_SIZE))
     }
 
     /// Builds an skb around the buffer whose data are the `len` bytes at `start` from the
@@ -667,7 +673,7 @@ impl<'p> Page<'p> {
     /// would bring back what the device wrote over the program's changes where DMA bounces).
     /// The buffer comes back if they do not leave room for the shared info or on allocation
     /// failure.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn build_skb_at(
         self,
         _rx: &impl DirectContext,
@@ -708,14 +714,15 @@ impl<'p> Page<'p> {
     #[inline]
     pub(crate) fn sync_for_cpu(&self, len: u32) {
         let l = self.pool.layout.get();
-        // The offset is below the size (`Layout` invariant).
-        let len = len.min(l.size - l.offset);
+        // The offset is below the size (`Layout` invariant), and the buffer inside the page
+        // (type invariant): neither wraps.
+        let len = len.min(l.size.wrapping_sub(l.offset));
         // SAFETY: The range is inside our buffer (clamped above), which `pool` mapped.
         unsafe {
             bindings::page_pool_dma_sync_for_cpu(
                 self.pool.as_raw(),
                 self.page.as_ptr(),
-                self.off + l.offset,
+                self.off.wrapping_add(l.offset),
                 len,
             )
         };
@@ -735,7 +742,7 @@ impl<'p> Page<'p> {
     }
 
     /// The buffer's kernel address (order-0 pool pages are in the linear map).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn address(&self) -> *mut c_void {
         // SAFETY: The page is ours and live.
         let page = unsafe { bindings::page_pool_page_address(self.page.as_ptr()) };
@@ -787,11 +794,10 @@ impl<'p> Page<'p> {
 impl Drop for Page<'_> {
     #[inline]
     fn drop(&mut self) {
-        let len = put_len(self.pool.layout.get(), 0);
-        // SAFETY: We own the page reference (type invariant) and give it back, syncing
-        // nothing of a whole page (a page dropped without being recycled was not written as
-        // far as we know) and the whole page for a fragment's; `allow_direct = false` is valid
-        // in any context.
+        // Nobody said what was written: all of it may have been.
+        let len = put_len(self.pool.layout.get(), u32::MAX);
+        // SAFETY: We own the page reference (type invariant) and give it back, syncing the
+        // whole page; `allow_direct = false` is valid in any context.
         unsafe { bindings::page_pool_put_page(self.pool.as_raw(), self.page.as_ptr(), len, false) };
     }
 }

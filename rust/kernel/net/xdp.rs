@@ -1135,17 +1135,11 @@ impl<'a> Runner<'a> {
         // The program may have moved both ends, within the buffer (the BPF helpers check).
         let end_of =
             |x: &bindings::xdp_buff| (x.data_end as usize).wrapping_sub(hard_start as usize) as u32;
-        // What to sync for the device again: what it wrote, or the program up to the end it
-        // left (a tail grown, written and shrunk again may leave dirty cache lines beyond; a
-        // non-coherent platform would then need a sync of the whole buffer). Nothing, for a
-        // device that needs no sync: 0 syncs nothing. Each is computed only where it is used.
-        let dirty = |x: &bindings::xdp_buff| {
-            if sync {
-                end_of(x).saturating_sub(offset).max(len)
-            } else {
-                0
-            }
-        };
+        // What to sync for the device again: the whole buffer, headroom included, for a device
+        // that needs syncs (the program may have written anywhere in the page: metadata and
+        // a grown head before the data, a tail grown, written and shrunk again after it);
+        // nothing for the others: 0 syncs nothing.
+        let dirty = |_: &bindings::xdp_buff| if sync { page_pool::PAGE_SIZE } else { 0 };
         // SAFETY: `rxq` is registered, so its `dev` is the live receiving device. Read through
         // `self` where used (the cold verdicts), not kept across the program's call.
         let dev = || unsafe { (*self.rxq.raw()).dev };

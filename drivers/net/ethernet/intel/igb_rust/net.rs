@@ -392,6 +392,9 @@ pub(crate) struct IgbNet<'bound> {
     /// device's, except while `change_mtu` rebuilds the rings for a new one. Changed under
     /// RTNL.
     rx_mtu: Atomic<u32>,
+    /// The RX rings hold half-page buffers (set by `open` with the layout it gives the
+    /// pools): the frame limit must then stay within [`queue::RX_HALF_MAX`]. Under RTNL.
+    rx_half: Atomic<bool>,
     //@ end
     //@ from link
     /// Pause frame settings: [`PAUSE_RX`], [`PAUSE_TX`], [`PAUSE_AUTONEG`].
@@ -540,6 +543,7 @@ impl<'bound> IgbNet<'bound> {
             dma_out_of_sync: Atomic::new(0),
             adaptive_rx: Atomic::new(false),
             rx_mtu: Atomic::new(ETH_DATA_LEN),
+            rx_half: Atomic::new(false),
             l4_hash: Atomic::new(DEFAULT_L4_HASH),
             rss <- new_mutex!(rss, "igb_rust_rss"),
             vlans <- new_mutex!([0; VFTA_WORDS], "igb_rust_vlans"),
@@ -1029,9 +1033,14 @@ impl<'bound> IgbNet<'bound> {
 
     //@ from datapath
     fn set_max_frame(&self, mtu: u32) -> Result {
+        let len = mtu.saturating_add(FRAME_OVERHEAD);
+        // The device would write past a half-page buffer.
+        if self.rx_half.load(Relaxed) && len > queue::RX_HALF_MAX {
+            return Err(EINVAL);
+        }
         self.hw
             .bar
-            .write_reg(regs::RLPML::zeroed().try_with_len(mtu + FRAME_OVERHEAD)?);
+            .write_reg(regs::RLPML::zeroed().try_with_len(len)?);
         Ok(())
     }
 
@@ -1060,7 +1069,8 @@ impl<'bound> IgbNet<'bound> {
 
     /// Runs `f`, then rebuilds the RX rings with buffers of the layout it leaves
     /// ([`Self::rx_layout`]), the device stopped meanwhile if it is running (its link and
-    /// carrier kept, as for `ethtool -G`). `f` runs whether or not the rebuild can be done.
+    /// carrier kept, as for `ethtool -G`). `f` runs whether or not the rebuild can be done;
+    /// an error means the device is down, waiting for the watchdog's reset.
     fn with_rx_rebuild(
         &self,
         dev: &netdev::Device<Self>,
@@ -1072,11 +1082,18 @@ impl<'bound> IgbNet<'bound> {
             return Ok(());
         }
         dev.detach(rtnl);
-        let torn = self.tear_down(dev, rtnl, Teardown::Rings);
+        if let Err(e) = self.tear_down(dev, rtnl, Teardown::Rings) {
+            // DMA is off: `resume` resets the MAC first, and the device comes back as `f`
+            // leaves it.
+            dev_warn!(
+                self.hw.pdev,
+                "{}: RX rebuild: the queues did not stop ({:?}), MAC reset\n",
+                dev.name(),
+                e
+            );
+        }
         f(self, &*rtnl);
-        // A teardown that failed left DMA off: `resume` resets the MAC first.
-        let up = self.resume(dev, rtnl, false);
-        torn.and(up)
+        self.resume(dev, rtnl, false)
     }
     //@ end
 
@@ -1318,6 +1335,10 @@ impl<'bound> IgbNet<'bound> {
         self.configure_fc()?; //@ link
                               //@ from datapath
         self.configure_vlan(dev.features())?;
+        // The rings are refilled below with buffers of this layout; the frame limit is set for
+        // them first.
+        let layout = self.rx_layout(rtnl)?;
+        self.rx_half.store(!layout.is_whole_page(), Relaxed);
         self.set_max_frame(self.rx_mtu.load(Relaxed))?;
         bar.update(regs::RCTL, |r| {
             r.with_en(true)
@@ -1347,7 +1368,7 @@ impl<'bound> IgbNet<'bound> {
                     g.live = true;
                 }
                 // The ring is cleared below, so it is filled with buffers of this layout only.
-                v.set_pool_layout(rtnl, self.rx_layout(rtnl)?)?;
+                v.set_pool_layout(rtnl, layout)?;
                 let (base, size) = v
                     .with_state(rtnl, |_, st, _| {
                         st.as_mut().map(|rx| {
@@ -1825,7 +1846,13 @@ impl<'bound> netdev::Operations for IgbNet<'bound> {
         //@ from xdp
         let xdp = xdp || this.xdp_prog.has_frags(rtnl).is_some();
         //@ end
-        if Self::rx_whole_pages(old_mtu, xdp) == Self::rx_whole_pages(new_mtu, xdp) {
+        // Down, `open` sets the frame limit and the buffers from `rx_mtu`.
+        if !dev.is_running() {
+            this.rx_mtu.store(new_mtu, Relaxed);
+            return Ok(());
+        }
+        // What the rings hold now, not what the old MTU would have given them.
+        if this.rx_half.load(Relaxed) != Self::rx_whole_pages(new_mtu, xdp) {
             // Frames larger than one buffer use several descriptors (whole pages), and half
             // pages take any frame up to their limit: only the frame limit changes.
             this.set_max_frame(new_mtu)?;
@@ -1836,7 +1863,8 @@ impl<'bound> netdev::Operations for IgbNet<'bound> {
         // buffers change together, with the device stopped (`open` sets both from `rx_mtu`).
         let r = this.with_rx_rebuild(dev, rtnl, |this, _| this.rx_mtu.store(new_mtu, Relaxed));
         if r.is_err() {
-            // The device is down for a reset now; it comes back with the MTU it keeps.
+            // The device is down, waiting for the watchdog's reset: it comes back with the MTU
+            // the core keeps.
             this.rx_mtu.store(old_mtu, Relaxed);
         }
         r
@@ -1995,12 +2023,14 @@ impl<'bound> xdp::Operations for IgbNet<'bound> {
         }
         let this = dev.data();
         let mtu = this.rx_mtu.load(Relaxed);
-        let had = this.xdp_prog.has_frags(rtnl).is_some();
-        if IgbNet::rx_whole_pages(mtu, had) == IgbNet::rx_whole_pages(mtu, prog.is_some()) {
+        // Down, `open` gives the rings what the program needs; running, they change if what
+        // they hold now is not that.
+        let want_half = !IgbNet::rx_whole_pages(mtu, prog.is_some());
+        if !dev.is_running() || this.rx_half.load(Relaxed) == want_half {
             // Polls pick the new program up with their next frame; the ones running the old
             // one finish with it (it is freed after they returned). Nothing else changes: the
-            // RX buffers are whole pages with XDP's headroom, and XDP_TX shares the queue's TX
-            // ring.
+            // RX buffers stay as they are (whole pages with XDP's headroom while a program is
+            // attached), and XDP_TX shares the queue's TX ring.
             drop(this.xdp_prog.replace(prog, rtnl));
             return Ok(());
         }
