@@ -368,7 +368,7 @@ impl<'dev> PagePool<'dev> {
         self.layout.get().offset
     }
 
-    /// Most bytes the device writes from the offset (what recycling syncs for it at most).
+    /// Most bytes the device writes from the offset in a buffer.
     #[inline]
     pub fn max_len(&self) -> u32 {
         self.layout.get().max_len
