@@ -41,6 +41,18 @@ csum_false_alarm() {	# csum_false_alarm LOG
 		! grep -q "pkt: bad csum" "$1" &&
 		! grep -E '^not ok [0-9]+ ' "$1" | grep -qv '_invalid$'
 }
+# hw/toeplitz.py's receiver waits 4 s for 10 frames, which its sender makes
+# one socat process each: under TCG on a loaded host fewer get started in
+# time ("too few frames for verification"). A run whose only failures are
+# such cases, with every frame seen hashed and steered right, says nothing of
+# the driver, and runs once more.
+toeplitz_too_slow() {	# toeplitz_too_slow LOG
+	local n_fail few
+	n_fail=$(grep -cE '^not ok [0-9]+ ' "$1")
+	few=$(grep -c 'too few frames for verification' "$1")
+	[ "$n_fail" -gt 0 ] && [ "$few" = "$n_fail" ] &&
+		! grep -E 'count: pass=' "$1" | grep -qv 'nohash=0 fail=0$'
+}
 run_selftest() {	# run_selftest SCRIPT [again]
 	local log=$OUT/selftest-${1//\//-}.log rc n_ok n_fail n_skip
 	addrs_back
@@ -56,6 +68,10 @@ run_selftest() {	# run_selftest SCRIPT [again]
 	elif [ "$1" = hw/csum.py ] && [ -z "${2:-}" ] && csum_false_alarm "$log"; then
 		cp "$log" "$log.first"
 		note "selftest $1: a 'bad' checksum of 0xffff was a right one ($log.first); once more"
+		run_selftest "$1" again
+	elif [ "$1" = hw/toeplitz.py ] && [ -z "${2:-}" ] && toeplitz_too_slow "$log"; then
+		cp "$log" "$log.first"
+		note "selftest $1: the sender was too slow for the receiver's 4 s ($log.first); once more"
 		run_selftest "$1" again
 	else
 		fail "selftest $1 (rc=$rc, $n_fail failed)" "$(grep -E '^(not ok|ok|#)' "$log" | tail -30)"

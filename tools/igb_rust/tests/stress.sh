@@ -158,6 +158,10 @@ fi
 # made to fail: the stack filter requires __page_pool_alloc_netmems_slow in
 # the call chain. A receiver that does not read keeps the pages in its
 # socket, so the pool must keep allocating while the injection is on.
+# A queue's pool lives as long as its NAPI instance and may hold up to 1152
+# spare pages (its ring of returned pages and its cache) from the transfers
+# before: 2304 half-page frames, which arrive without one allocation. Each
+# test below holds more frames than that in one queue.
 FPA=$DBGFS/fail_page_alloc
 sym_range() {	# sym_range SYMBOL: "start end" of a kernel function
 	local a b start
@@ -183,7 +187,7 @@ fpa_disarm() {
 	fpa require-start 0; fpa require-end 0xffffffffffffffff
 }
 alloc_fail_rx() {
-	local range start end f0 f1 slow0 slow1 rc=0 want port=5003
+	local range start end f0 f1 slow0 slow1 rc=0 want port=5003 i
 	progress "fail_page_alloc"
 	range=$(sym_range __page_pool_alloc_netmems_slow)
 	[ -n "$range" ] || { echo "__page_pool_alloc_netmems_slow not in kallsyms"; return 1; }
@@ -192,16 +196,22 @@ alloc_fail_rx() {
 	want=$(sha256sum < /run/igbt/fpa.src)
 	f0=$(ethtool_stat 'rx[0-9]+_alloc_failed')
 	slow0=$(ethtool_stat rx_pp_alloc_slow)
-	# The receiver sleeps 6 s before reading: with an 8 MB receive buffer,
-	# megabytes of page_pool pages pile up in its socket.
+	# The receiver reads nothing until told: 8 MB is about 5800 frames, which
+	# its 16 MB of socket memory holds, more than the pool's spares carry.
 	rmem=$(sysctl -n net.core.rmem_max)
 	sysctl -qw net.core.rmem_max=$((16 << 20))
+	rm -f /run/igbt/fpa.read
 	python3 -c '
-import hashlib, socket, sys, time
+import hashlib, os, socket, sys, time
 s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
 s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 8 << 20)
 s.bind(("0.0.0.0", int(sys.argv[1]))); s.listen(1); s.settimeout(60)
-c, _ = s.accept(); time.sleep(6); h = hashlib.sha256(); c.settimeout(60)
+c, _ = s.accept()
+for _ in range(900):
+    if os.path.exists("/run/igbt/fpa.read"):
+        break
+    time.sleep(0.1)
+h = hashlib.sha256(); c.settimeout(60)
 while True:
     b = c.recv(65536)
     if not b: break
@@ -212,8 +222,15 @@ print(h.hexdigest() + "  -")' $port > /run/igbt/fpa.sum 2>/run/igbt/fpa.err &
 	fpa_arm "$start" "$end" 50
 	ip netns exec $NS timeout 90 socat -u OPEN:/run/igbt/fpa.src TCP:$DUT_IP:$port &
 	local send=$!
-	sleep 5
+	# Armed until the refill has failed (then 2 s more of the stream under
+	# failures), 60 s at most.
+	for ((i = 0; i < 120; i++)); do
+		[ "$(ethtool_stat 'rx[0-9]+_alloc_failed')" -gt "$f0" ] && break
+		sleep 0.5
+	done
+	sleep 2
 	fpa_disarm
+	touch /run/igbt/fpa.read
 	wait $send || { echo "sender failed"; rc=1; }
 	wait $recv || { echo "receiver: $(tail -1 /run/igbt/fpa.err)"; rc=1; }
 	sysctl -qw net.core.rmem_max="$rmem"
@@ -222,7 +239,7 @@ print(h.hexdigest() + "  -")' $port > /run/igbt/fpa.sum 2>/run/igbt/fpa.err &
 	note "rx_alloc_failed $f0 -> $f1, page_pool slow allocations $slow0 -> $slow1"
 	echo "DUT rx_packets $(stat_of "$DUT_IF" rx packets), rx_missed_errors $(stat_of "$DUT_IF" rx missed_errors)"
 	[ "$(cat /run/igbt/fpa.sum)" = "$want" ] || { echo "data differs"; rc=1; }
-	rm -f /run/igbt/fpa.src /run/igbt/fpa.sum
+	rm -f /run/igbt/fpa.src /run/igbt/fpa.sum /run/igbt/fpa.read
 	[ "$f1" -gt "$f0" ] || rc=1
 	return $rc
 }
@@ -258,11 +275,12 @@ print(probes)' $port > /run/igbt/rxonly.out 2>&1 &
 	local recv=$!
 	for _ in $(seq 1 100); do [ -e /run/igbt/rxonly.ready ] && break; sleep 0.1; done
 	fpa_arm "$start" "$end" 100
-	# 2000 datagrams: more than the pool's spare pages, fewer than the socket holds.
+	# 4000 datagrams, one queue's: more than its ring and its pool's spare
+	# pages hold (2560 half-page frames), fewer than the socket holds.
 	ip netns exec $NS python3 -c '
 import socket, sys, time
 s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-for i in range(2000):
+for i in range(4000):
     s.sendto(b"x" * 1400, (sys.argv[1], int(sys.argv[2])))
     if i % 50 == 0:
         time.sleep(0.01)' $DUT_IP $port
