@@ -24,6 +24,11 @@ mkdir -p "$OUT"
 TAP=$OUT/tap.txt
 : > "$TAP"
 T_N=0
+# Seconds each result took since the one before (bash's own clock: no process
+# started), to see where the suite's time goes.
+T_TIMES=$OUT/times.txt
+: > "$T_TIMES"
+T_LAST=$EPOCHREALTIME
 
 # Every test result is one TAP line, on the console and in $TAP.
 t_result() {	# t_result ok|not_ok NAME [DETAIL]
@@ -32,6 +37,9 @@ t_result() {	# t_result ok|not_ok NAME [DETAIL]
 	if [ "$1" = ok ]; then line="ok $T_N - $2"; else line="not ok $T_N - $2"; fi
 	echo "$line" >> "$TAP"
 	echo "$line"
+	local now=$EPOCHREALTIME
+	printf '%s %s %.60s\n' "$(( (${now//[.,]/} - ${T_LAST//[.,]/}) / 1000 ))" "$T_N" "$2" >> "$T_TIMES"
+	T_LAST=$now
 	if [ -n "${3:-}" ]; then
 		printf '%s\n' "$3" | sed 's/^/# /' | tee -a "$TAP"
 	fi
