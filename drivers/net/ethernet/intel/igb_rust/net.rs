@@ -1051,14 +1051,16 @@ impl<'bound> IgbNet<'bound> {
         xdp || mtu.saturating_add(FRAME_OVERHEAD) > queue::RX_HALF_MAX || queue::RX_HALF.is_none()
     }
 
+    /// Whether an XDP program is attached (never before the XDP step).
+    fn xdp_attached(&self, rtnl: &Rtnl) -> bool {
+        //@ until xdp: let _ = (self, rtnl);
+        //@ until xdp: false
+        self.xdp_prog.has_frags(rtnl).is_some() //@ xdp
+    }
+
     /// The layout of the RX buffers `open` posts, for the MTU the device is set up for.
     fn rx_layout(&self, rtnl: &Rtnl) -> Result<Layout> {
-        let _ = rtnl;
-        let xdp = false;
-        //@ from xdp
-        let xdp = xdp || self.xdp_prog.has_frags(rtnl).is_some();
-        //@ end
-        let whole = Self::rx_whole_pages(self.rx_mtu.load(Relaxed), xdp);
+        let whole = Self::rx_whole_pages(self.rx_mtu.load(Relaxed), self.xdp_attached(rtnl));
         let layout = if whole {
             queue::RX_WHOLE
         } else {
@@ -1842,10 +1844,7 @@ impl<'bound> netdev::Operations for IgbNet<'bound> {
         }
         //@ end
         let old_mtu = this.rx_mtu.load(Relaxed);
-        let xdp = false;
-        //@ from xdp
-        let xdp = xdp || this.xdp_prog.has_frags(rtnl).is_some();
-        //@ end
+        let xdp = this.xdp_attached(rtnl);
         // Down, `open` sets the frame limit and the buffers from `rx_mtu`.
         if !dev.is_running() {
             this.rx_mtu.store(new_mtu, Relaxed);
