@@ -474,7 +474,8 @@ impl<P: Poll> Napi<P> {
 
     /// Makes this instance's page pool cut its pages as `layout` says from now on (see
     /// [`page_pool::PagePool::set_layout`]); does nothing for an instance without a pool.
-    /// Fails with `EBUSY` if the instance is enabled. It borrows the RTNL token mutably, as
+    /// Fails with `EBUSY` if the instance is enabled: the pool is its poll's, and only while
+    /// no poll can run may another context use it. It borrows the RTNL token mutably, as
     /// [`Napi::with_state`] does.
     #[cfg(CONFIG_PAGE_POOL)]
     #[inline]
@@ -484,12 +485,11 @@ impl<P: Poll> Napi<P> {
             return Err(EBUSY);
         }
         // SAFETY: `pool` is only written before the device is registered (type invariant).
+        // The pool is not `Sync`: no other context uses it now, since its poll does not run
+        // (the instance is disabled, and cannot be enabled while we hold the RTNL token
+        // mutably) and `with_state` closures, its other users, need that token too.
         if let Some(pool) = unsafe { &*self.pool.get() } {
-            // SAFETY: No `Page` of the pool exists: pages borrow the pool, which only polls
-            // (none runs: the instance is disabled, and it cannot be enabled while we hold
-            // the RTNL token mutably) and `with_state` closures (which need that token too)
-            // lend, for no longer than they run.
-            unsafe { pool.set_layout(layout) };
+            pool.set_layout(layout);
         }
         Ok(())
     }

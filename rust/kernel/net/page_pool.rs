@@ -11,10 +11,11 @@
 //! A pool cuts its pages into receive buffers as its [`Layout`] says: one buffer per page, or
 //! several (page fragments, `page_pool_alloc_frag()`), each with the same headroom in front of
 //! what the device writes. A [`Page`] is one such buffer: it owns that part of the page and
-//! nothing else, and every offset it takes is checked against the buffer's own size. The
-//! layout of a pool changes only while no [`Page`] of it exists (the NAPI module changes it
-//! while its instance is disabled); a [`ParkedPage`] remembers the size it was cut to, and a
-//! pool takes back only buffers of its current size.
+//! nothing else. A buffer carries the size and headroom it was cut with, and every offset it
+//! takes is checked against its own size: a pool's layout may change while buffers cut under
+//! the old one are still out (the NAPI module changes it while its instance is disabled). A
+//! [`ParkedPage`] keeps its size and headroom too, and a pool takes back only buffers cut
+//! as its current layout says.
 //!
 //! A [`Page<'p>`](Page) borrows its pool: it cannot outlive it (once a pool is destroyed, the
 //! C side unmaps the pages still in flight, so a page's DMA address would be stale). A page
@@ -69,12 +70,46 @@ pub unsafe trait DirectContext {}
 /// # Invariants
 ///
 /// `size` is a power of two no larger than `PAGE_SIZE`, and
-/// `offset + max_len + SKB_SHINFO_SIZE <= size`.
+/// `offset + max_len + SKB_SHINFO_SIZE <= size`. `shape` is `Shape::of(size, offset)`.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Layout {
     size: u32,
     offset: u32,
     max_len: u32,
+    shape: Shape,
+}
+
+/// The size and headroom of a buffer in one word, as buffers carry them: the headroom above
+/// the size's base-2 logarithm (5 bits).
+///
+/// # Invariants
+///
+/// The value is `offset << 5 | size.trailing_zeros()` for the size and offset of a valid
+/// [`Layout`], so `1 << (value & 31)` is a power of two up to `PAGE_SIZE` and `value >> 5`
+/// leaves room in it for the shared info.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+struct Shape(u32);
+
+// An offset below `PAGE_SIZE` fits above the 5 bits of the size's logarithm.
+const _: () = assert!(PAGE_SIZE <= 1 << 27);
+
+impl Shape {
+    /// Only for a size and offset that [`Layout::new`] accepted.
+    const fn of(size: u32, offset: u32) -> Self {
+        Self(offset << 5 | size.trailing_zeros())
+    }
+
+    /// The buffer's size in bytes.
+    #[inline(always)]
+    const fn size(self) -> u32 {
+        1 << (self.0 & 31)
+    }
+
+    /// The buffer's headroom, where the device starts writing.
+    #[inline(always)]
+    const fn offset(self) -> u32 {
+        self.0 >> 5
+    }
 }
 
 impl Layout {
@@ -90,11 +125,12 @@ impl Layout {
         if end > size as u64 {
             return None;
         }
-        // INVARIANT: checked above.
+        // INVARIANT: checked above; the offset is below the size, so below `PAGE_SIZE`.
         Some(Self {
             size,
             offset,
             max_len,
+            shape: Shape::of(size, offset),
         })
     }
 
@@ -147,8 +183,7 @@ pub struct Params {
 /// `PAGE_SIZE`), holding the creation reference, which is dropped
 /// (`page_pool_destroy()`) on drop. Its device (`p.dev`) stays bound, and so alive, for as
 /// long as the pool lives: for `'dev`, or per the safety requirements of
-/// [`PagePool::new_for_napi`]. The pool itself takes no reference to it. `layout` changes
-/// only while no [`Page`] of the pool exists.
+/// [`PagePool::new_for_napi`]. The pool itself takes no reference to it.
 pub struct PagePool<'dev> {
     pool: NonNull<bindings::page_pool>,
     layout: Cell<Layout>,
@@ -244,7 +279,8 @@ impl<'dev> PagePool<'dev> {
     /// a ring across polls.
     #[inline(always)]
     pub fn alloc(&self) -> Option<Page<'_>> {
-        let size = self.layout.get().size;
+        let shape = self.layout.get().shape;
+        let size = shape.size();
         if size == PAGE_SIZE {
             // SAFETY: `self.pool` is live (type invariant). The lockless cache it may use is
             // only touched from the context holding `&self` (`PagePool: !Sync`).
@@ -255,12 +291,13 @@ impl<'dev> PagePool<'dev> {
                 page,
                 pool: self,
                 off: 0,
+                shape,
             });
         }
         let mut off = 0u32;
         // SAFETY: As above; the pool's fragment state is, like its cache, only touched from the
-        // context holding `&self`. `size` is a power of two below `PAGE_SIZE` (`Layout`
-        // invariant), so the C side never rounds it up past the page.
+        // context holding `&self`. The C side hands out disjoint ranges of its pages (it may
+        // round `size` up, to the cache alignment); the range is checked below.
         let page =
             unsafe { bindings::page_pool_dev_alloc_frag(self.pool.as_ptr(), &mut off, size) };
         let page = NonNull::new(page)?;
@@ -271,20 +308,22 @@ impl<'dev> PagePool<'dev> {
             return None;
         }
         // INVARIANT: a fragment of this pool's page, `size` bytes at `off` (checked), with one
-        // of the page's fragment references ours.
+        // of the page's fragment references ours; `shape` is a layout's.
         Some(Page {
             page,
             pool: self,
             off,
+            shape,
         })
     }
 
-    /// Whether `page` is one of this pool's, cut to its current buffer size.
+    /// Whether `page` is one of this pool's, cut as its current layout says (size and
+    /// headroom).
     #[inline(always)]
     fn owns(&self, page: &ParkedPage) -> bool {
         // SAFETY: `page.page` is a page pool page (`ParkedPage` invariant).
         let pool = unsafe { bindings::page_pool_of(page.page.as_ptr()) };
-        pool == self.pool.as_ptr() && page.size == self.layout.get().size
+        pool == self.pool.as_ptr() && page.shape == self.layout.get().shape
     }
 
     /// The pool's layout: how its pages are cut into buffers.
@@ -293,18 +332,12 @@ impl<'dev> PagePool<'dev> {
         self.layout.get()
     }
 
-    /// Cuts the pool's pages into buffers as `layout` says from now on. Buffers parked under
-    /// another size are not taken back ([`PagePool::unpark`]): they go back to the pool when
-    /// dropped, so a ring must be emptied, with its device stopped, before its pool's layout
-    /// changes (a buffer parked under the same size and another headroom would be read at
-    /// the new headroom).
-    ///
-    /// # Safety
-    ///
-    /// No [`Page`] of this pool may exist, and none may be made while this runs.
+    /// Cuts the pool's pages into buffers as `layout` says from now on. Buffers cut before
+    /// keep their own size and headroom. Buffers parked under another layout are not taken
+    /// back ([`PagePool::unpark`]): they go back to the pool when dropped, so a ring should be
+    /// emptied, with its device stopped, before its pool's layout changes.
     #[inline]
-    pub unsafe fn set_layout(&self, layout: Layout) {
-        // INVARIANT: no `Page` exists (safety requirement).
+    pub fn set_layout(&self, layout: Layout) {
         self.layout.set(layout);
     }
 
@@ -314,21 +347,23 @@ impl<'dev> PagePool<'dev> {
         if !self.owns(&page) {
             return Err(page);
         }
-        let (raw, off) = (page.page, page.off);
+        let (raw, off, shape) = (page.page, page.off, page.shape);
         core::mem::forget(page);
-        // INVARIANT: the buffer belongs to `self` and has its current size (checked above);
-        // its reference moves over.
+        // INVARIANT: the buffer belongs to `self` (checked above), with its size, headroom
+        // and reference.
         Ok(Page {
             page: raw,
             pool: self,
             off,
+            shape,
         })
     }
 
     /// Takes the page parked in `slot` back, if it is one of this pool's: the receive ring's
     /// way to get the buffer of a completed descriptor, with one branch and no `Result`. A
-    /// page of another pool goes back to that pool, out of line, and `None` comes back as for
-    /// an empty slot.
+    /// buffer of another pool, or of another layout of this one (the ring was not emptied
+    /// when the layout changed), goes back to its pool, out of line, and `None` comes back as
+    /// for an empty slot.
     #[inline(always)]
     pub fn take_parked(&self, slot: &mut Option<ParkedPage>) -> Option<Page<'_>> {
         let page = slot.as_ref()?;
@@ -336,15 +371,16 @@ impl<'dev> PagePool<'dev> {
             drop_foreign(slot.take());
             return None;
         }
-        let (raw, off) = (page.page, page.off);
+        let (raw, off, shape) = (page.page, page.off, page.shape);
         // The slot's reference moves over to the `Page` made below.
         core::mem::forget(slot.take());
-        // INVARIANT: the buffer belongs to `self` and has its current size (checked above);
-        // its reference is ours.
+        // INVARIANT: the buffer belongs to `self` (checked above), with its size, headroom
+        // and reference.
         Some(Page {
             page: raw,
             pool: self,
             off,
+            shape,
         })
     }
 
@@ -442,16 +478,17 @@ impl Drop for PagePool<'_> {
 ///
 /// # Invariants
 ///
-/// `page` was allocated from `pool` (its `pp` is `pool`); the buffer is the `size` bytes at
-/// `off` in it, `size` being the pool's layout's, which does not change while this object
-/// lives, and `off + size <= PAGE_SIZE`. This object owns one reference to the page: the only
-/// one the pool gave out if the buffer is the whole page (`size == PAGE_SIZE`, so `off == 0`),
-/// otherwise one of the page's fragment references, and no other owner uses the buffer's
-/// bytes. The pool is live for `'p`, so the page is DMA-mapped.
+/// `page` was allocated from `pool` (its `pp` is `pool`); the buffer is the `shape.size()`
+/// bytes at `off` in it, `off + shape.size() <= PAGE_SIZE`, with the headroom
+/// `shape.offset()`, as a layout of the pool cut it. This object owns one reference to the
+/// page: the only one the pool gave out if the buffer is the whole page (its size is
+/// `PAGE_SIZE`, so `off == 0`), otherwise one of the page's fragment references, and no other
+/// owner uses the buffer's bytes. The pool is live for `'p`, so the page is DMA-mapped.
 pub struct Page<'p> {
     page: NonNull<bindings::page>,
     pool: &'p PagePool<'p>,
     off: u32,
+    shape: Shape,
 }
 
 /// The length a buffer's owner gives the pool back with, for its sync for the device: the
@@ -460,13 +497,13 @@ pub struct Page<'p> {
 /// fragment, whose pool syncs when the page's last buffer comes back and cannot know what the
 /// others held.
 #[inline(always)]
-fn put_len(layout: Layout, dirty: u32) -> u32 {
-    if layout.size < PAGE_SIZE {
+fn put_len(shape: Shape, dirty: u32) -> u32 {
+    if shape.size() < PAGE_SIZE {
         PAGE_SIZE
     } else if dirty == 0 {
         0
     } else {
-        layout.offset.saturating_add(dirty).min(PAGE_SIZE)
+        shape.offset().saturating_add(dirty).min(PAGE_SIZE)
     }
 }
 
@@ -484,14 +521,13 @@ impl<'p> Page<'p> {
     /// The DMA address where the device writes into the buffer: after its headroom.
     #[inline(always)]
     pub fn write_addr(&self) -> DmaAddress {
-        self.dma_addr()
-            .wrapping_add(u64::from(self.pool.layout.get().offset))
+        self.dma_addr().wrapping_add(u64::from(self.shape.offset()))
     }
 
     /// The buffer's size: what an skb built around it is charged.
     #[inline]
     pub fn size(&self) -> u32 {
-        self.pool.layout.get().size
+        self.shape.size()
     }
 
     /// Whether the page belongs to `pool`.
@@ -504,12 +540,12 @@ impl<'p> Page<'p> {
     /// lifetime, no DMA address and can only come back through its own pool.
     #[inline(always)]
     pub fn park(self) -> ParkedPage {
-        let (off, size) = (self.off, self.size());
-        // INVARIANT: a page pool buffer whose reference moves over, with its place.
+        let (off, shape) = (self.off, self.shape);
+        // INVARIANT: a page pool buffer whose reference moves over, with its place and shape.
         ParkedPage {
             page: self.into_raw(),
             off,
-            size,
+            shape,
         }
     }
 
@@ -517,12 +553,12 @@ impl<'p> Page<'p> {
     /// fit in it.
     #[inline(always)]
     fn check_len(&self, len: u32) -> Result<u32> {
-        let l = self.pool.layout.get();
-        if u64::from(l.offset) + u64::from(len) > u64::from(l.size) {
+        let offset = self.shape.offset();
+        if u64::from(offset) + u64::from(len) > u64::from(self.shape.size()) {
             return Err(EINVAL);
         }
         // Inside the page (type invariant): does not wrap.
-        Ok(self.off.wrapping_add(l.offset))
+        Ok(self.off.wrapping_add(offset))
     }
 
     /// Copies the `len` bytes the device wrote at the pool's offset to the end of `skb`, after
@@ -561,7 +597,7 @@ impl<'p> Page<'p> {
         if !unsafe { bindings::dma_dev_need_sync(dev) } {
             return;
         }
-        let l = self.pool.layout.get();
+        let size = self.shape.size();
         // SAFETY: The page is mapped by its live pool for `dev` (type invariant); the range
         // from the buffer's start is clamped to the buffer, which is inside the page (type
         // invariant). The pool's own `dma_sync` flag and RCU re-check guard against a pool
@@ -572,22 +608,22 @@ impl<'p> Page<'p> {
             bindings::dma_sync_single_for_device(
                 dev,
                 self.dma_addr(),
-                l.offset.saturating_add(len).min(l.size) as usize,
+                self.shape.offset().saturating_add(len).min(size) as usize,
                 bindings::dma_data_direction::DMA_FROM_DEVICE,
             )
         };
     }
 
     /// Gives the buffer back to its pool from a NAPI poll, telling it that the device wrote
-    /// `dirty_len` bytes from the pool's offset: for a whole page, only those (and the
-    /// headroom) are synced for the device again. Pass 0 for a page the device never wrote
-    /// (teardown, errored descriptor), or for any page of a device that needs no sync: then no
-    /// sync is done at all. A fragment's page is synced whole when its last buffer comes back,
-    /// if the device needs syncs. The page goes straight to the pool's lockless cache.
+    /// `dirty_len` bytes from the buffer's headroom on: for a whole page, only those (and the
+    /// headroom) are synced for the device again, and 0 (a page the device never wrote, or any
+    /// page of a device that needs no sync) syncs nothing. A fragment's page is synced whole
+    /// when its last buffer comes back, whatever `dirty_len` says, if the device needs syncs.
+    /// The page goes straight to the pool's lockless cache.
     #[inline]
     pub fn recycle(self, _rx: &impl DirectContext, dirty_len: u32) {
         let pool = self.pool.as_raw();
-        let len = put_len(self.pool.layout.get(), dirty_len);
+        let len = put_len(self.shape, dirty_len);
         let page = self.into_raw();
         // SAFETY: We own `page`, a page of `pool`, and give the reference back. Direct
         // recycling touches the lockless cache: we are in softirq (what a `DirectContext`
@@ -597,19 +633,20 @@ impl<'p> Page<'p> {
     }
 
     /// Keeps the buffer for the driver's ring instead of recycling it, from a NAPI poll: what
-    /// [`Page::recycle`] would do, without the round trip through the pool. If the pool would
-    /// recycle it (the driver holds its only reference, or it is a fragment, whose bytes are
-    /// the driver's alone; and it is not from the emergency reserves), the `dirty_len` bytes
-    /// the device or the CPU wrote from the pool's offset are synced for the device and the
-    /// buffer comes back, ready to be posted again; otherwise it goes back to the pool, which
-    /// releases it, and `None` comes back.
+    /// [`Page::recycle`] would do, without the round trip through the pool. If the buffer's
+    /// bytes are the driver's alone (for a whole page: the driver holds the page's only
+    /// reference; a fragment's bytes were never lent out, only its page's other buffers) and
+    /// the page is not from the emergency reserves, the `dirty_len` bytes the device or the
+    /// CPU wrote from the buffer's headroom on are synced for the device and the buffer comes
+    /// back, ready to be posted again; otherwise it goes back to the pool, which releases it,
+    /// and `None` comes back.
     ///
     /// The CPU must not write the buffer's data area after this: what it wrote would not be
     /// synced for the device.
     #[inline(always)]
     pub fn keep(mut self, rx: &impl DirectContext, dirty_len: u32) -> Option<Self> {
         let page = self.page.as_ptr();
-        let whole = self.pool.layout.get().size == PAGE_SIZE;
+        let whole = self.shape.size() == PAGE_SIZE;
         // SAFETY: The page is ours and live (type invariant); both only read its flags and
         // reference count.
         let reusable = unsafe {
@@ -631,7 +668,7 @@ impl<'p> Page<'p> {
     #[inline]
     pub fn release(self, dirty_len: u32) {
         let pool = self.pool.as_raw();
-        let len = put_len(self.pool.layout.get(), dirty_len);
+        let len = put_len(self.shape, dirty_len);
         let page = self.into_raw();
         // SAFETY: We own `page`, a page of `pool`, and give the reference back;
         // `allow_direct = false` takes the pool's locked ring, valid in any context.
@@ -650,7 +687,7 @@ impl<'p> Page<'p> {
         rx: &impl DirectContext,
         len: u32,
     ) -> core::result::Result<SkBuff, Self> {
-        let headroom = self.pool.layout.get().offset;
+        let headroom = self.shape.offset();
         if !self.fits(headroom, len) {
             return Err(self);
         }
@@ -703,26 +740,26 @@ impl<'p> Page<'p> {
         }
     }
 
-    /// The pool's offset, where the device starts writing in the buffer.
+    /// The buffer's headroom, where the device starts writing in it.
     #[inline]
     pub fn pool_offset(&self) -> u32 {
-        self.pool.layout.get().offset
+        self.shape.offset()
     }
 
     /// Makes the `len` bytes the device wrote at the pool's offset visible to the CPU,
     /// clamped to the buffer.
     #[inline]
     pub(crate) fn sync_for_cpu(&self, len: u32) {
-        let l = self.pool.layout.get();
-        // The offset is below the size (`Layout` invariant), and the buffer inside the page
+        let (size, offset) = (self.shape.size(), self.shape.offset());
+        // The headroom is below the size (`Shape` invariant), and the buffer inside the page
         // (type invariant): neither wraps.
-        let len = len.min(l.size.wrapping_sub(l.offset));
+        let len = len.min(size.wrapping_sub(offset));
         // SAFETY: The range is inside our buffer (clamped above), which `pool` mapped.
         unsafe {
             bindings::page_pool_dma_sync_for_cpu(
                 self.pool.as_raw(),
                 self.page.as_ptr(),
-                self.off.wrapping_add(l.offset),
+                self.off.wrapping_add(offset),
                 len,
             )
         };
@@ -794,11 +831,12 @@ impl<'p> Page<'p> {
 impl Drop for Page<'_> {
     #[inline]
     fn drop(&mut self) {
-        // Nobody said what was written: all of it may have been.
-        let len = put_len(self.pool.layout.get(), u32::MAX);
+        // Nobody said what was written: all of the page may have been.
         // SAFETY: We own the page reference (type invariant) and give it back, syncing the
         // whole page; `allow_direct = false` is valid in any context.
-        unsafe { bindings::page_pool_put_page(self.pool.as_raw(), self.page.as_ptr(), len, false) };
+        unsafe {
+            bindings::page_pool_put_page(self.pool.as_raw(), self.page.as_ptr(), PAGE_SIZE, false)
+        };
     }
 }
 
@@ -812,18 +850,20 @@ fn drop_foreign(page: Option<ParkedPage>) {
 /// A buffer of a page pool kept in a ring between polls (see [`Page::park`]).
 ///
 /// It only owns the buffer: no DMA address can be read from it (its pool may be gone, and with
-/// it the mapping), and it goes back to its pool when dropped, unsynced if it is a whole page.
-/// Its pool turns it back into a [`Page`] with [`PagePool::unpark`] or
-/// [`PagePool::take_parked`], if the pool still cuts its pages to the same size.
+/// it the mapping), and it goes back to its pool when dropped, the whole page synced for the
+/// device (the CPU may have written it before it was parked). Its pool turns it back into a
+/// [`Page`] with [`PagePool::unpark`] or [`PagePool::take_parked`], if the pool still cuts its
+/// pages as it was cut (size and headroom).
 ///
 /// # Invariants
 ///
-/// `page` is a page allocated from a page pool, of which this object owns the `size` bytes
-/// at `off` (`off + size <= PAGE_SIZE`) with one reference, as a [`Page`] does.
+/// `page` is a page allocated from a page pool, of which this object owns the `shape.size()`
+/// bytes at `off` (`off + shape.size() <= PAGE_SIZE`), with the headroom `shape.offset()`,
+/// and one reference, as a [`Page`] does.
 pub struct ParkedPage {
     page: NonNull<bindings::page>,
     off: u32,
-    size: u32,
+    shape: Shape,
 }
 
 // SAFETY: Only an owned page reference; dropping it returns it through the pool's locked ring,
@@ -835,15 +875,15 @@ unsafe impl Sync for ParkedPage {}
 impl Drop for ParkedPage {
     #[inline]
     fn drop(&mut self) {
-        // A fragment's page is synced whole when its last buffer comes back (see `put_len`).
-        let len = if self.size < PAGE_SIZE { PAGE_SIZE } else { 0 };
+        // Off the hot path (teardown, a slot found taken): the whole page is synced, whatever
+        // the CPU wrote before the buffer was parked.
         // SAFETY: We own a reference to a page pool page (type invariant). `page->pp` keeps the
         // C pool allocated while the page is in flight, even after the owner destroyed it
         // (the pool's `dma_sync` flag, cleared then, stops the sync); `allow_direct = false` is
         // valid anywhere.
         unsafe {
             let page = self.page.as_ptr();
-            bindings::page_pool_put_page(bindings::page_pool_of(page), page, len, false)
+            bindings::page_pool_put_page(bindings::page_pool_of(page), page, PAGE_SIZE, false)
         };
     }
 }

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 //! expect: E0500
-//! A pool's layout (how its pages are cut into buffers) changes only through
+//! A NAPI instance's pool is recut (how its pages are cut into buffers) through
 //! `Napi::set_pool_layout`, which borrows the RTNL token mutably: not while `with_state` lends
-//! the pool, so no buffer cut to the old size is in hand when the size changes.
+//! the pool and the ring state, so a driver cannot recut the pool while it holds buffers cut
+//! the old way (each keeps its own size and headroom, but a ring would mix both).
 
 use kernel::{
     net::{
