@@ -341,6 +341,9 @@ pub enum DropReason {
     /// an skb takes, a buffer the device wrote nothing into or past its page, or buffers a
     /// program without fragment support would see.
     TooLong,
+    /// A buffer of the frame is not cut as programs need (a whole page with XDP's headroom):
+    /// the program came before the driver gave its pool that layout.
+    Layout,
 }
 
 /// What is left of a received page after its XDP program ran.
@@ -1004,7 +1007,8 @@ impl<'a> Runner<'a> {
     /// [`Verdict::Drop`]. A frame of more buffers than an skb takes (`MAX_SKB_FRAGS + 1`), with
     /// an empty fragment or one that does not fit in its page, or whose program does not
     /// handle fragments ([`ProgRef::has_frags`]) is dropped as [`DropReason::TooLong`]
-    /// without running the program.
+    /// without running the program; one with a buffer that is not a whole page with XDP's
+    /// headroom, as [`DropReason::Layout`].
     #[inline(always)]
     pub fn run_frags_with<'p, I, H>(
         &mut self,
@@ -1022,10 +1026,10 @@ impl<'a> Runner<'a> {
         // Programs see whole pages only, with XDP's headroom: the buffer description, the
         // queue info's fragment size and the frame conversion assume them. A driver gives
         // its pool that layout before it attaches a program; a buffer of another is dropped.
-        if page.size() != page_pool::PAGE_SIZE
-            || offset < PACKET_HEADROOM
-            || !page.fits(offset, len)
-        {
+        if page.size() != page_pool::PAGE_SIZE || offset < PACKET_HEADROOM {
+            return on.dropped(page, len, DropReason::Layout);
+        }
+        if !page.fits(offset, len) {
             return on.dropped(page, len, DropReason::TooLong);
         }
         // Read once: a device whose buffers need no sync (most) skips both syncs and the
@@ -1085,8 +1089,9 @@ impl<'a> Runner<'a> {
         let mut frag_bytes = 0u32;
         for (frag, flen) in frags {
             let foff = frag.pool_offset();
+            let whole = frag.size() == page_pool::PAGE_SIZE;
             let fits = flen > 0
-                && frag.size() == page_pool::PAGE_SIZE
+                && whole
                 && foff
                     .checked_add(flen)
                     .is_some_and(|n| n <= page_pool::PAGE_SIZE);
@@ -1113,7 +1118,12 @@ impl<'a> Runner<'a> {
             if !added {
                 // This fragment and those not attached yet go back to the pool when dropped.
                 attached(&mb.xdp, frag_bytes).recycle(rx);
-                return on.dropped(page, len, DropReason::TooLong);
+                let reason = if whole {
+                    DropReason::TooLong
+                } else {
+                    DropReason::Layout
+                };
+                return on.dropped(page, len, reason);
             }
             let _ = frag.into_raw();
             frag_bytes += flen;
