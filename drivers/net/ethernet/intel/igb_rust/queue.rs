@@ -1426,7 +1426,8 @@ impl<'bound> VectorData<'bound> {
         if pkts > 0 {
             txq.completed(pkts, bytes, ctx);
         }
-        if pkts + xpkts > 0 {
+        // Not `pkts + xpkts`: the counts wrap (above), an add could overflow.
+        if pkts != 0 || xpkts != 0 {
             self.stats
                 .tx_packets
                 .add(u64::from(pkts) + u64::from(xpkts), Relaxed);
