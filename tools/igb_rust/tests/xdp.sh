@@ -53,12 +53,15 @@ for m in pass drop tx redirect abort; do
 	[ -f "$(prog $m)" ] || { fail "XDP test program $m is built" "$(prog $m) missing"; }
 done
 
-# What the device says it does (netdev netlink dev-get), exactly.
+# What the device says it does (netdev netlink dev-get), exactly. One query
+# for every key: the YNL client parses its spec for seconds under TCG (half
+# a minute on the debug kernel), and these flags never change.
 KSRC=$(readlink -f "$IGB_RUST_BUILD/source")
+DEV_GET=$(python3 "$KSRC/tools/net/ynl/pyynl/cli.py" --no-schema --output-json \
+	--spec "$KSRC/Documentation/netlink/specs/netdev.yaml" --do dev-get \
+	--json "{\"ifindex\": $(cat /sys/class/net/$DUT_IF/ifindex)}" 2>&1)
 dev_get() {	# dev_get KEY: the flags netdev netlink dev-get lists under KEY, sorted
-	python3 "$KSRC/tools/net/ynl/pyynl/cli.py" --no-schema --output-json \
-		--spec "$KSRC/Documentation/netlink/specs/netdev.yaml" --do dev-get \
-		--json "{\"ifindex\": $(cat /sys/class/net/$DUT_IF/ifindex)}" 2>&1 |
+	echo "$DEV_GET" |
 		grep -o "\"$1\": \\[[^]]*\\]" | grep -o '"[a-z-]*"' | sed 1d | tr -d '"' | sort | xargs
 }
 xf=$(dev_get xdp-features)
