@@ -325,8 +325,10 @@ struct NapiCore {
 ///   initialisation) until it is deleted on drop.
 /// - `state` and `pool` are only accessed by the poll callback with a non-zero budget,
 ///   `tx_state` by the poll callback with any budget; all three also by [`Napi::with_state`]
-///   or [`Napi::with_tx_state`] while the instance is disabled and RTNL is held exclusively,
-///   or with exclusive access while the device is not registered.
+///   or [`Napi::with_tx_state`] (`pool` also by [`Napi::set_pool_layout`]) while the instance
+///   is disabled and RTNL is held exclusively, or with exclusive access while the device is
+///   not registered. Besides, [`Napi::pool_stats`] reads the C pool's counters, racy by
+///   design, from any context: the only use of `pool` that is not exclusive.
 /// - `pool`, once set, is bound to `core.inner` (`page_pool_params.napi`) and is destroyed
 ///   before the instance is deleted. `xdp` is set with it for an instance with a queue,
 ///   registered with it for that RX queue of the device, and dropped before it.
@@ -358,9 +360,9 @@ pub struct Napi<P: Poll> {
     _pin: PhantomPinned,
 }
 
-// SAFETY: `data` is `Sync`; `state` and `tx_state` are only touched by the single running poll
-// or under exclusive RTNL with polling disabled; `core.enabled` only under RTNL (`NapiCore`
-// invariant).
+// SAFETY: `data` is `Sync`; `state`, `tx_state` and `pool` (not `Sync`) are only touched by
+// the single running poll or under exclusive RTNL with polling disabled, except for the pool's
+// racy counters (type invariant); `core.enabled` only under RTNL (`NapiCore` invariant).
 unsafe impl<P: Poll> Sync for Napi<P> {}
 // SAFETY: `P: Send`, `P::State: Send` and `P::TxState: Send`; the C part may be released from
 // any thread.
@@ -498,9 +500,9 @@ impl<P: Poll> Napi<P> {
     #[cfg(CONFIG_PAGE_POOL_STATS)]
     #[inline]
     pub fn pool_stats(&self, stats: &mut page_pool::Stats) {
-        // SAFETY: `pool` is only written before the device is registered (type invariant),
-        // and every `&Napi` after that only reads it. `add_stats` reads only the C pool's
-        // counters, racy by design, never the layout that `set_pool_layout` writes.
+        // SAFETY: `pool` is only written before the device is registered (type invariant); the
+        // `Option` is not changed after that. `add_stats` reads only the C pool's counters,
+        // racy by design, never the layout that `set_pool_layout` writes (type invariant).
         if let Some(pool) = unsafe { &*self.pool.get() } {
             pool.add_stats(stats);
         }

@@ -67,6 +67,10 @@ pub unsafe trait DirectContext {}
 /// XDP frame can be built around a buffer and the device never writes where the CPU lists
 /// fragments.
 ///
+/// `max_len` is the driver's promise: nothing here can stop a device writing more. The driver
+/// programs its device to write at most that much into a buffer (a frame-length limit), or
+/// the device may write into the shared info, or past a fragment into the next buffer.
+///
 /// # Invariants
 ///
 /// `size` is a power of two no larger than `PAGE_SIZE`, and
