@@ -36,7 +36,7 @@
 #                                      (default production)
 #   STRESS_CYCLES, STRESS_PARTS, ...  passed on to the guest (tools/igb_rust/tests/stress.sh)
 #   CHECK_TIMEOUT=seconds              limit of one guest suite run (default
-#                                      2700 production, 3000 debug, 6000 full debug)
+#                                      3300 production, 3000 debug, 6000 full debug)
 #   ARCH=arm64                         instead of all of the above: the arm64
 #                                      board kernel and module (cross built
 #                                      with LLVM), the host checks against
@@ -245,7 +245,8 @@ run_suite() {	# run_suite production|debug
 				STRESS_MB="${STRESS_MB:-16}"
 				XDP_MB="${XDP_MB:-4}" XDP_SWAPS="${XDP_SWAPS:-10}" XDP_N="${XDP_N:-100}")
 		fi;;
-	production) variant=""; sfx="-production"; limit=2700;;
+	# The production suite took 2,034 s on a quiet host, 2,420 s on a loaded one.
+	production) variant=""; sfx="-production"; limit=3300;;
 	arm64) variant=""; sfx="-arm64"; limit=2700;;
 	esac
 	GOUT=$RES/guest$sfx
