@@ -24,7 +24,7 @@ mkdir -p "$OUT"
 TAP=$OUT/tap.txt
 : > "$TAP"
 T_N=0
-# Seconds each result took since the one before (bash's own clock: no process
+# Milliseconds each result took since the one before (bash's own clock: no process
 # started), to see where the suite's time goes.
 T_TIMES=$OUT/times.txt
 : > "$T_TIMES"
