@@ -10,11 +10,9 @@ __rust_helper struct page *rust_helper_page_pool_dev_alloc_pages(struct page_poo
 	return page_pool_dev_alloc_pages(pool);
 }
 
-__rust_helper struct page *rust_helper_page_pool_dev_alloc_frag(struct page_pool *pool,
-								unsigned int *offset,
-								unsigned int size)
+__rust_helper void rust_helper_page_pool_fragment_page(struct page *page, long nr)
 {
-	return page_pool_dev_alloc_frag(pool, offset, size);
+	page_pool_fragment_page(page, nr);
 }
 
 __rust_helper dma_addr_t rust_helper_page_pool_get_dma_addr(const struct page *page)

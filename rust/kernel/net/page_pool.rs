@@ -188,9 +188,15 @@ pub struct Params {
 /// (`page_pool_destroy()`) on drop. Its device (`p.dev`) stays bound, and so alive, for as
 /// long as the pool lives: for `'dev`, or per the safety requirements of
 /// [`PagePool::new_for_napi`]. The pool itself takes no reference to it.
+///
+/// If `cut` holds `(page, next)`, `page` is a page of `pool` being cut into buffers of the
+/// current layout's size, which is below `PAGE_SIZE`, and `next < PAGE_SIZE` is a multiple of
+/// that size: this object owns one of the page's fragment references for each buffer from
+/// `next` to the end of the page, and nobody uses those bytes.
 pub struct PagePool<'dev> {
     pool: NonNull<bindings::page_pool>,
     layout: Cell<Layout>,
+    cut: Cell<Option<(NonNull<bindings::page>, u32)>>,
     _dev: PhantomData<&'dev device::Device<device::Bound>>,
     _not_sync: PhantomData<Cell<()>>,
 }
@@ -253,6 +259,7 @@ impl<'dev> PagePool<'dev> {
         Ok(Self {
             pool: NonNull::new(pool).ok_or(ENOMEM)?,
             layout: Cell::new(params.layout),
+            cut: Cell::new(None),
             _dev: PhantomData,
             _not_sync: PhantomData,
         })
@@ -279,46 +286,123 @@ impl<'dev> PagePool<'dev> {
     /// Takes a buffer from the pool, cut as its layout says, mapped and synced for the device;
     /// `None` when memory is short (the caller must count the failure).
     ///
+    /// A buffer smaller than a page is the next of the page the pool is cutting; the pool
+    /// takes a new page when that one is used up, and gives back what is left of it when its
+    /// layout changes or it is dropped.
+    ///
     /// The buffer borrows the pool; [`Page::park`] turns it into a [`ParkedPage`] to keep it in
     /// a ring across polls.
     #[inline(always)]
     pub fn alloc(&self) -> Option<Page<'_>> {
+        let mut page = None;
+        self.alloc_each(1, |p| page = Some(p));
+        page
+    }
+
+    /// Takes up to `n` buffers from the pool, as [`PagePool::alloc`] does, and hands each to
+    /// `f`; stops at the first that cannot be had (memory is short: the caller must count the
+    /// failure). Returns how many `f` got.
+    ///
+    /// What is the same for every buffer (the layout, the page being cut) is read once: the
+    /// way to fill a ring.
+    #[inline(always)]
+    pub fn alloc_each<'a>(&'a self, n: u32, mut f: impl FnMut(Page<'a>)) -> u32 {
         let shape = self.layout.get().shape;
         let size = shape.size();
         if size == PAGE_SIZE {
-            // SAFETY: `self.pool` is live (type invariant). The lockless cache it may use is
-            // only touched from the context holding `&self` (`PagePool: !Sync`).
-            let page = unsafe { bindings::page_pool_dev_alloc_pages(self.pool.as_ptr()) };
-            // INVARIANT: a non-null page came from this pool and its reference is ours: the
-            // buffer is the whole page.
-            return NonNull::new(page).map(|page| Page {
+            for done in 0..n {
+                // SAFETY: `self.pool` is live (type invariant). The lockless cache it may use
+                // is only touched from the context holding `&self` (`PagePool: !Sync`).
+                let page = unsafe { bindings::page_pool_dev_alloc_pages(self.pool.as_ptr()) };
+                let Some(page) = NonNull::new(page) else {
+                    return done;
+                };
+                // INVARIANT: a page of this pool whose only reference is ours: the buffer is
+                // the whole page.
+                f(Page {
+                    page,
+                    pool: self,
+                    off: 0,
+                    shape,
+                });
+            }
+            return n;
+        }
+        // The page being cut is taken out of the pool for the loop, with the references it
+        // holds: the pool has none meanwhile, should `f` use it.
+        let mut cut = self.cut.take();
+        let mut done = 0;
+        while done < n {
+            // The rest of the page being cut, or a new page cut into `PAGE_SIZE / size`
+            // buffers: one allocation, and one plain store of its fragment count, for all.
+            let (page, off) = match cut {
+                Some(c) => c,
+                None => match self.alloc_to_cut(size) {
+                    Some(page) => (page, 0),
+                    None => break,
+                },
+            };
+            // `off` is below `PAGE_SIZE` and `size` at most half of it: no wrap.
+            let next = off.wrapping_add(size);
+            cut = (next < PAGE_SIZE).then_some((page, next));
+            // INVARIANT: the buffer at `off`, inside the page, whose fragment reference moves
+            // over to the `Page`, and no other owner has those bytes; `shape` is a layout's.
+            f(Page {
                 page,
                 pool: self,
-                off: 0,
+                off,
                 shape,
             });
+            done += 1;
         }
-        let mut off = 0u32;
-        // SAFETY: As above; the pool's fragment state is, like its cache, only touched from the
-        // context holding `&self`. The C side hands out disjoint ranges of its pages (it may
-        // round `size` up, to the cache alignment); the range is checked below.
+        if let Some(c) = cut {
+            // INVARIANT: the rest of the page goes back with its references, unless `f` gave
+            // the pool another layout, or another page being cut.
+            if self.layout.get().shape == shape && self.cut.get().is_none() {
+                self.cut.set(Some(c));
+            } else {
+                self.release_cut(c, size);
+            }
+        }
+        done
+    }
+
+    /// A page from the pool, with one fragment reference for each of its `PAGE_SIZE / size`
+    /// buffers, all the caller's.
+    #[inline(always)]
+    fn alloc_to_cut(&self, size: u32) -> Option<NonNull<bindings::page>> {
+        // SAFETY: As in `alloc_each`.
         let page =
-            unsafe { bindings::page_pool_dev_alloc_frag(self.pool.as_ptr(), &mut off, size) };
-        let page = NonNull::new(page)?;
-        if !matches!(off.checked_add(size), Some(end) if end <= PAGE_SIZE) {
-            // Not what the C side promises: give the reference back, use nothing of it.
-            // SAFETY: The reference is ours; nothing was written.
-            unsafe { bindings::page_pool_put_page(self.pool.as_ptr(), page.as_ptr(), 0, false) };
-            return None;
+            NonNull::new(unsafe { bindings::page_pool_dev_alloc_pages(self.pool.as_ptr()) })?;
+        // SAFETY: The page is fresh from the pool and its only reference ours (one fragment
+        // reference): it now has one for each of its buffers, at least two (the callers' `size`
+        // is a layout's, a power of two below `PAGE_SIZE`).
+        unsafe { bindings::page_pool_fragment_page(page.as_ptr(), (PAGE_SIZE / size) as c_long) };
+        Some(page)
+    }
+
+    /// Gives the references to the buffers of `size` bytes from `next` to the end of `page`,
+    /// the rest of a page being cut, back to the pool.
+    #[cold]
+    #[inline(never)]
+    fn release_cut(&self, (page, next): (NonNull<bindings::page>, u32), size: u32) {
+        for _ in (next..PAGE_SIZE).step_by(size as usize) {
+            // SAFETY: The caller owns one reference for each of those buffers, none used:
+            // each goes back. The page is synced whole for the device when its last buffer is
+            // back, since the others may have been written; `allow_direct = false` is valid
+            // anywhere.
+            unsafe {
+                bindings::page_pool_put_page(self.pool.as_ptr(), page.as_ptr(), PAGE_SIZE, false)
+            };
         }
-        // INVARIANT: a fragment of this pool's page, `size` bytes at `off` (checked), with one
-        // of the page's fragment references ours; `shape` is a layout's.
-        Some(Page {
-            page,
-            pool: self,
-            off,
-            shape,
-        })
+    }
+
+    /// Gives what is left of the page being cut back to the pool.
+    fn drop_cut(&self) {
+        if let Some(c) = self.cut.take() {
+            // Cut for the current layout's size (type invariant).
+            self.release_cut(c, self.layout.get().size());
+        }
     }
 
     /// Whether `page` is one of this pool's, cut as its current layout says (size and
@@ -342,6 +426,8 @@ impl<'dev> PagePool<'dev> {
     /// emptied, with its device stopped, before its pool's layout changes.
     #[inline]
     pub fn set_layout(&self, layout: Layout) {
+        // The page being cut was cut for the old size.
+        self.drop_cut();
         self.layout.set(layout);
     }
 
@@ -468,6 +554,7 @@ impl Drop for PagePool<'_> {
     fn drop(&mut self) {
         // `page_pool_destroy` may wait for an RCU grace period.
         crate::task::might_sleep();
+        self.drop_cut();
         // SAFETY: We own the creation reference (type invariant). No `Page` borrows the pool any
         // more, so nothing uses its lockless cache; pages still in skbs or parked keep the C
         // pool allocated until they come back; the device is still bound (`'dev`).
