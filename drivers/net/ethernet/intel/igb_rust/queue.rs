@@ -831,27 +831,16 @@ impl RxRing {
         bar: &Bar0<'_>,
         stats: &QueueStats,
     ) -> u32 {
-        let mut failed = 0;
-        let mut n = self.unused();
-        let mut fresh = 0u32;
-        while n > 0 {
-            let i = self.next_to_use as usize;
-            // Slots from `next_to_use` on are empty (`clean_rx` takes each page out); one
-            // that is not would give its page back first.
-            let page = match pool.take_parked(&mut self.pages[i]) {
-                Some(page) => Some(page),
-                None => {
-                    fresh += 1;
-                    pool.alloc()
-                }
-            };
-            let Some(page) = page else {
-                failed += 1;
-                break;
-            };
-            self.post(page, ring_next(self.next_to_use, self.size));
-            n -= 1;
-        }
+        let n = self.unused();
+        // Slots from `next_to_use` on are empty (`clean_rx` takes each page out); one that is
+        // not gives its page back (`post`).
+        let taken = if n > 0 {
+            pool.alloc_each(n, |page| {
+                self.post(page, ring_next(self.next_to_use, self.size))
+            })
+        } else {
+            0
+        };
         // Also gives the device what `repost` wrote since the last refill.
         if self.next_to_use != self.tail {
             // Descriptors must be visible before the device sees the new tail.
@@ -860,15 +849,15 @@ impl RxRing {
             self.tail = self.next_to_use;
         }
         // Counted per refill, not per buffer: at most one atomic add each.
-        let taken = u64::from(fresh.saturating_sub(failed));
         if taken > 0 {
             if pool.layout().is_whole_page() {
-                stats.rx_buf_pages.add(taken, Relaxed);
+                stats.rx_buf_pages.add(u64::from(taken), Relaxed);
             } else {
-                stats.rx_buf_frags.add(taken, Relaxed);
+                stats.rx_buf_frags.add(u64::from(taken), Relaxed);
             }
         }
-        failed
+        // The pool ran dry: one failure per refill.
+        u32::from(taken < n)
     }
 
     /// Posts the page of a frame nobody else will see at `next_to_use` again, synced for the
