@@ -73,12 +73,10 @@ pub unsafe trait DirectContext {}
 ///
 /// # Invariants
 ///
-/// `size` is a power of two no larger than `PAGE_SIZE`, and
-/// `offset + max_len + SKB_SHINFO_SIZE <= size`. `shape` is `Shape::of(size, offset)`.
+/// `shape` is `Shape::of(size, offset)` for a `size` that is a power of two no larger than
+/// `PAGE_SIZE` and an `offset` with `offset + max_len + SKB_SHINFO_SIZE <= size`.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Layout {
-    size: u32,
-    offset: u32,
     max_len: u32,
     shape: Shape,
 }
@@ -131,8 +129,6 @@ impl Layout {
         }
         // INVARIANT: checked above; the offset is below the size, so below `PAGE_SIZE`.
         Some(Self {
-            size,
-            offset,
             max_len,
             shape: Shape::of(size, offset),
         })
@@ -141,13 +137,13 @@ impl Layout {
     /// The size of one buffer: what an skb built around it is charged (its truesize).
     #[inline]
     pub const fn size(&self) -> u32 {
-        self.size
+        self.shape.size()
     }
 
     /// Where the device starts writing in a buffer (the headroom).
     #[inline]
     pub const fn offset(&self) -> u32 {
-        self.offset
+        self.shape.offset()
     }
 
     /// The most bytes the device writes from the offset.
@@ -159,7 +155,7 @@ impl Layout {
     /// Whether a buffer is a whole page.
     #[inline]
     pub const fn is_whole_page(&self) -> bool {
-        self.size == PAGE_SIZE
+        self.size() == PAGE_SIZE
     }
 }
 
@@ -491,7 +487,7 @@ impl<'dev> PagePool<'dev> {
     /// Offset in a buffer where the device starts writing (the headroom).
     #[inline]
     pub fn offset(&self) -> u32 {
-        self.layout.get().offset
+        self.layout.get().offset()
     }
 
     /// Most bytes the device writes from the offset in a buffer.
