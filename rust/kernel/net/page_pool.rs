@@ -9,9 +9,10 @@
 //! page cannot be used after it was recycled.
 //!
 //! A pool cuts its pages into receive buffers as its [`Layout`] says: one buffer per page, or
-//! several (page fragments, `page_pool_alloc_frag()`), each with the same headroom in front of
-//! what the device writes. A [`Page`] is one such buffer: it owns that part of the page and
-//! nothing else. A buffer carries the size and headroom it was cut with, and every offset it
+//! several (page fragments: the pool takes a whole page and sets its fragment reference count,
+//! `page_pool_fragment_page()`, to the number of buffers in it), each with the same headroom in
+//! front of what the device writes. A [`Page`] is one such buffer: it owns that part of the page
+//! and nothing else. A buffer carries the size and headroom it was cut with, and every offset it
 //! takes is checked against its own size: a pool's layout may change while buffers cut under
 //! the old one are still out (the NAPI module changes it while its instance is disabled). A
 //! [`ParkedPage`] keeps its size and headroom too, and a pool takes back only buffers cut
@@ -75,7 +76,7 @@ pub unsafe trait DirectContext {}
 ///
 /// `shape` is `Shape::of(size, offset)` for a `size` that is a power of two no larger than
 /// `PAGE_SIZE` and an `offset` with `offset + max_len + SKB_SHINFO_SIZE <= size`.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 pub struct Layout {
     max_len: u32,
     shape: Shape,
@@ -159,6 +160,16 @@ impl Layout {
     }
 }
 
+impl core::fmt::Debug for Layout {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Layout")
+            .field("size", &self.size())
+            .field("offset", &self.offset())
+            .field("max_len", &self.max_len)
+            .finish()
+    }
+}
+
 /// Parameters of a [`PagePool`].
 pub struct Params {
     /// Number of pages the pool keeps ready (usually the ring size).
@@ -200,7 +211,8 @@ pub struct PagePool<'dev> {
 // SAFETY: A pool may be handed to another CPU; every use of its lockless cache goes through
 // `&PagePool` (allocation) or a `Page` borrowing it (direct recycling), and `PagePool: !Sync`
 // keeps those on one context at a time. A pool bound to a NAPI instance is only reachable from
-// that instance's poll or, while it is disabled, from process context.
+// that instance's poll or, while it is disabled, from process context. The page being cut
+// (`cut`) is only owned page references, which may be used and given back from any CPU.
 unsafe impl Send for PagePool<'_> {}
 
 impl<'dev> PagePool<'dev> {
@@ -300,7 +312,9 @@ impl<'dev> PagePool<'dev> {
     /// failure). Returns how many `f` got.
     ///
     /// What is the same for every buffer (the layout, the page being cut) is read once: the
-    /// way to fill a ring.
+    /// way to fill a ring. Should `f` change the pool's layout, the buffers after that are
+    /// still cut as the layout was when the call began (each carries its shape, and the pool
+    /// does not take such a buffer back once parked).
     #[inline(always)]
     pub fn alloc_each<'a>(&'a self, n: u32, mut f: impl FnMut(Page<'a>)) -> u32 {
         let shape = self.layout.get().shape;
@@ -352,8 +366,10 @@ impl<'dev> PagePool<'dev> {
             done += 1;
         }
         if let Some(c) = cut {
-            // INVARIANT: the rest of the page goes back with its references, unless `f` gave
-            // the pool another layout, or another page being cut.
+            // INVARIANT: the rest of the page, with its references, is the pool's page being
+            // cut again if the layout is still the one it was cut for (the same shape: stricter
+            // than the same size, as `set_layout` is) and `f` left no other; otherwise its
+            // references go back to the C pool.
             if self.layout.get().shape == shape && self.cut.get().is_none() {
                 self.cut.set(Some(c));
             } else {
@@ -370,9 +386,12 @@ impl<'dev> PagePool<'dev> {
         // SAFETY: As in `alloc_each`.
         let page =
             NonNull::new(unsafe { bindings::page_pool_dev_alloc_pages(self.pool.as_ptr()) })?;
-        // SAFETY: The page is fresh from the pool and its only reference ours (one fragment
-        // reference): it now has one for each of its buffers, at least two (the callers' `size`
-        // is a layout's, a power of two below `PAGE_SIZE`).
+        // SAFETY: The page is fresh from the pool, with one fragment reference, ours: the pool
+        // sets the count to 1 when it first takes a page, the last buffer given back leaves it
+        // at 1, and a page is recycled into the pool only with no other (`struct page`)
+        // reference; nobody else touches the count of a page in the pool, so the plain store
+        // races with nothing. It now has one for each of its buffers, at least two (the
+        // callers' `size` is a layout's, a power of two below `PAGE_SIZE`).
         unsafe { bindings::page_pool_fragment_page(page.as_ptr(), (PAGE_SIZE / size) as c_long) };
         Some(page)
     }
@@ -385,15 +404,16 @@ impl<'dev> PagePool<'dev> {
         for _ in (next..PAGE_SIZE).step_by(size as usize) {
             // SAFETY: The caller owns one reference for each of those buffers, none used:
             // each goes back. The page is synced whole for the device when its last buffer is
-            // back, since the others may have been written; `allow_direct = false` is valid
-            // anywhere.
+            // back, since the others may have been written; `allow_direct = false` is valid in
+            // any context but a hard interrupt, where no pool is used.
             unsafe {
                 bindings::page_pool_put_page(self.pool.as_ptr(), page.as_ptr(), PAGE_SIZE, false)
             };
         }
     }
 
-    /// Gives what is left of the page being cut back to the pool.
+    /// Gives what is left of the page being cut, if any, back to the pool.
+    #[inline]
     fn drop_cut(&self) {
         if let Some(c) = self.cut.take() {
             // Cut for the current layout's size (type invariant).
@@ -419,7 +439,8 @@ impl<'dev> PagePool<'dev> {
     /// Cuts the pool's pages into buffers as `layout` says from now on. Buffers cut before
     /// keep their own size and headroom. Buffers parked under another layout are not taken
     /// back ([`PagePool::unpark`]): they go back to the pool when dropped, so a ring should be
-    /// emptied, with its device stopped, before its pool's layout changes.
+    /// emptied, with its device stopped, before its pool's layout changes. What is left of the
+    /// page being cut goes back to the pool, whatever the new layout.
     #[inline]
     pub fn set_layout(&self, layout: Layout) {
         // The page being cut was cut for the old size.
