@@ -823,8 +823,8 @@ impl RxRing {
     }
 
     /// Gives the device fresh buffers for every unused descriptor and moves the tail, counting
-    /// the buffers taken from the pool in `stats`. Returns how many allocations failed
-    /// (counted by the caller).
+    /// the buffers taken from the pool in `stats`. Returns 1 if the pool ran dry before the
+    /// ring was full, else 0 (counted by the caller).
     pub(crate) fn refill(
         &mut self,
         pool: &PagePool<'_>,
@@ -833,7 +833,7 @@ impl RxRing {
     ) -> u32 {
         let n = self.unused();
         // Slots from `next_to_use` on are empty (`clean_rx` takes each page out); one that is
-        // not gives its page back (`post`).
+        // not gives its page back (`post`). A full ring leaves the pool alone.
         let taken = if n > 0 {
             pool.alloc_each(n, |page| {
                 self.post(page, ring_next(self.next_to_use, self.size))
