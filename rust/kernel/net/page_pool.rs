@@ -90,7 +90,7 @@ pub struct Layout {
 /// The value is `offset << 5 | size.trailing_zeros()` for the size and offset of a valid
 /// [`Layout`], so `1 << (value & 31)` is a power of two up to `PAGE_SIZE` and `value >> 5`
 /// leaves room in it for the shared info.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 struct Shape(u32);
 
 // An offset below `PAGE_SIZE` fits above the 5 bits of the size's logarithm.
