@@ -321,10 +321,7 @@ impl<'dev> PagePool<'dev> {
         let size = shape.size();
         if size == PAGE_SIZE {
             for done in 0..n {
-                // SAFETY: `self.pool` is live (type invariant). The lockless cache it may use
-                // is only touched from the context holding `&self` (`PagePool: !Sync`).
-                let page = unsafe { bindings::page_pool_dev_alloc_pages(self.pool.as_ptr()) };
-                let Some(page) = NonNull::new(page) else {
+                let Some(page) = self.alloc_page() else {
                     return done;
                 };
                 // INVARIANT: a page of this pool whose only reference is ours: the buffer is
@@ -379,13 +376,19 @@ impl<'dev> PagePool<'dev> {
         done
     }
 
+    /// A whole page from the pool, its one reference the caller's; `None` when memory is short.
+    #[inline(always)]
+    fn alloc_page(&self) -> Option<NonNull<bindings::page>> {
+        // SAFETY: `self.pool` is live (type invariant). The lockless cache it may use is only
+        // touched from the context holding `&self` (`PagePool: !Sync`).
+        NonNull::new(unsafe { bindings::page_pool_dev_alloc_pages(self.pool.as_ptr()) })
+    }
+
     /// A page from the pool, with one fragment reference for each of its `PAGE_SIZE / size`
     /// buffers, all the caller's.
     #[inline(always)]
     fn alloc_to_cut(&self, size: u32) -> Option<NonNull<bindings::page>> {
-        // SAFETY: As in `alloc_each`.
-        let page =
-            NonNull::new(unsafe { bindings::page_pool_dev_alloc_pages(self.pool.as_ptr()) })?;
+        let page = self.alloc_page()?;
         // SAFETY: The page is fresh from the pool, with one fragment reference, ours: the pool
         // sets the count to 1 when it first takes a page, the last buffer given back leaves it
         // at 1, and a page is recycled into the pool only with no other (`struct page`)
