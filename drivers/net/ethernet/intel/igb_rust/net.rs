@@ -978,13 +978,9 @@ impl<'bound> IgbNet<'bound> {
     //@ end
 
     //@ from datapath
-    /// Spreads received frames over the queues in use: RSS with `rss` for two or more, all
-    /// to queue 0 otherwise.
+    /// Spreads received frames over the queues in use with `rss`. With one queue every bucket
+    /// is queue 0, but RSS stays on, as in C igb: the hash still reaches the stack and XDP.
     fn apply_rss(&self, rss: &Rss) -> Result {
-        if self.active.load(Relaxed) < 2 {
-            self.hw.bar.write_reg(regs::MRQC::zeroed());
-            return Ok(());
-        }
         self.write_rss(rss)?;
         self.write_mrqc()
     }
@@ -1011,9 +1007,11 @@ impl<'bound> IgbNet<'bound> {
     //@ end
 
     //@ from datapath
-    /// Writes the RSS key and redirection table.
+    /// Writes the RSS key and redirection table; the table is all queue 0 while fewer than two
+    /// queues are in use.
     fn write_rss(&self, rss: &Rss) -> Result {
         let bar = &self.hw.bar;
+        let one = self.active.load(Relaxed) < 2;
         for (i, k) in rss.key.chunks_exact(4).enumerate() {
             let w = u32::from_le_bytes([k[0], k[1], k[2], k[3]]);
             bar.try_write(
@@ -1024,7 +1022,11 @@ impl<'bound> IgbNet<'bound> {
         for (r, e) in rss.indir.chunks_exact(4).enumerate() {
             bar.try_write(
                 regs::RETA::try_at(r).ok_or(EINVAL)?,
-                regs::RETA::zeroed().with_entries(u32::from_le_bytes([e[0], e[1], e[2], e[3]])),
+                regs::RETA::zeroed().with_entries(if one {
+                    0
+                } else {
+                    u32::from_le_bytes([e[0], e[1], e[2], e[3]])
+                }),
             )?;
         }
         Ok(())
@@ -2531,7 +2533,7 @@ impl<'bound> ethtool::Operations for IgbNet<'bound> {
             }
         }
         // Down, the MAC is held in reset: `open` programs it.
-        if dev.is_running() && this.active.load(Relaxed) > 1 {
+        if dev.is_running() {
             this.write_rss(&rss)?;
         }
         Ok(())
@@ -2582,7 +2584,7 @@ impl<'bound> ethtool::Operations for IgbNet<'bound> {
         let old = this.l4_hash.load(Relaxed);
         this.l4_hash
             .store(if on { old | bit } else { old & !bit }, Relaxed);
-        if dev.is_running() && this.active.load(Relaxed) > 1 {
+        if dev.is_running() {
             this.write_mrqc()?;
         }
         Ok(())
