@@ -316,8 +316,9 @@ tally() {	# tally NAME: the guest of $RES/guest-NAME
 # IRQ and RSS selftests stay in the suite's guest, with two queues.
 # With one queue, hw/xdp_metadata.py checks the RSS hash C igb computes for
 # one queue too.
-SIDE_SELFTESTS="xdp.py ping.py stats.py ring_reconfig.py hw/pp_alloc_fail.py hw/csum.py hw/tso.py
-	hw/xdp_metadata.py"
+# (One line: the guest's command line cannot carry a newline.)
+SIDE_SELFTESTS="xdp.py ping.py stats.py ring_reconfig.py hw/pp_alloc_fail.py"
+SIDE_SELFTESTS+=" hw/csum.py hw/tso.py hw/xdp_metadata.py"
 if [ "$KARCH" = x86 ] && [ -z "${TESTS:-}" ] && [ -z "${SELFTEST_SCRIPTS:-}" ] &&
 	case " $CHECK_KERNELS " in *" production "*) true;; *) false;; esac; then
 	(
