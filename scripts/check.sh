@@ -22,7 +22,8 @@
 # The page_pool benchmark with swiotlb, a boot with pci=nomsi (INTx) and the
 # bench harness follow the production suite. The kernel's selftests that need
 # one CPU (xdp.py among them) run in a one-vCPU guest of their own, beside the
-# host checks and the production suite (2026-12-06: 11 minutes off its 30).
+# host checks and the production suite (2026-12-06: those took 29 minutes
+# instead of 34, on a host 10% slower).
 #
 # From an empty cache the debug kernel is built in the background at the
 # lowest CPU priority, from the moment the production build has laid out
