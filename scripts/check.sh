@@ -179,7 +179,10 @@ run_suite() {	# run_suite production|debug|arm64 NAME [PARTS]: boots one guest
 	echo $? > "$GOUT/rc"
 	timing "suite-$name"
 }
-count_suite() {	# count_suite NAME: shows and counts the TAP of guest-NAME
+# count_suite NAME: shows (prefixed with NAME) and counts the TAP of the guest
+# of $RES/guest-NAME, a suite's or an extra one's; a guest that failed or never
+# closed its TAP counts as a failure.
+count_suite() {
 	local GOUT=$RES/guest-$1 rc
 	rc=$(cat "$GOUT/rc" 2>/dev/null || echo 1)
 	if [ -s "$GOUT/tap.txt" ]; then
@@ -190,7 +193,7 @@ count_suite() {	# count_suite NAME: shows and counts the TAP of guest-NAME
 	gf=$((gf + $(grep -c '^not ok ' "$GOUT/tap.txt" 2>/dev/null || true)))
 	if [ "$rc" -ne 0 ] || ! grep -q '^1\.\.' "$GOUT/tap.txt" 2>/dev/null; then
 		gf=$((gf + 1))
-		echo "not ok - guest suite $1 ran to completion (rc=$rc); end of console:" | tee -a "$RES/incomplete.txt"
+		echo "not ok - guest $1 ran to completion (rc=$rc); end of console:" | tee -a "$RES/incomplete.txt"
 		tail -n 40 "$RES/console-$1.log" | sed 's/^/# /'
 	fi
 }
@@ -289,19 +292,6 @@ bench_report() {
 	else
 		hres fail "bench: every cell (pktgen and TCP) has packets, interrupts, a rate and instruction counts; md, csv, png written"
 		sed 's/^/# /' "$BOUT/raw.csv" 2>/dev/null | head -20
-	fi
-}
-# An extra guest's TAP lines shown (prefixed with its name) and counted; a
-# guest that failed or never closed its TAP counts as a failure.
-tally() {	# tally NAME: the guest of $RES/guest-NAME
-	local d=$RES/guest-$1 rc
-	rc=$(cat "$d/rc" 2>/dev/null || echo 1)
-	grep -E '^(not )?ok |^#' "$d/tap.txt" 2>/dev/null | sed "s/^/$1: /"
-	gp=$((gp + $(grep -c '^ok ' "$d/tap.txt" 2>/dev/null || true)))
-	gf=$((gf + $(grep -c '^not ok ' "$d/tap.txt" 2>/dev/null || true)))
-	if [ "$rc" -ne 0 ] || ! grep -q '^1\.\.' "$d/tap.txt" 2>/dev/null; then
-		gf=$((gf + 1))
-		echo "not ok - $1 guest ran to completion (rc=$rc)" | tee -a "$RES/incomplete.txt"
 	fi
 }
 
@@ -427,7 +417,7 @@ want() { [ -z "${TESTS:-}" ] || [ "${TESTS:-}" = "$1" ]; }
 main_kernels=" $CHECK_KERNELS "
 [ "${TESTS:-}" = intx ] && main_kernels=""	# intx.sh needs its own boot
 has() { case $main_kernels in *" $1 "*) return 0;; esac; return 1; }
-extras=()	# the extra guests run, for the tally
+extras=()	# the extra guests run (swiotlb, INTx, arm64 swiotlb), counted after the suites
 if [ "$KARCH" = x86 ]; then
 	want ppbench && extras+=(swiotlb)
 	[ "$INTX_KERNEL" != none ] && want intx && extras+=(intx)
@@ -461,7 +451,7 @@ if [ -n "$debug_pid" ] && [ "$(cat "$RES/.debug-rc" 2>/dev/null)" != 0 ]; then
 	hres fail "the debug kernel builds" "$(tail -n 30 "$RES/build-debug.log")"
 fi
 for g in "${guests[@]}"; do count_suite "$g"; done
-for g in "${extras[@]}"; do tally "$g"; done
+for g in "${extras[@]}"; do count_suite "$g"; done
 hp=$(grep -c '^ok ' "$TAP" || true)
 hf=$(grep -c '^not ok ' "$TAP" || true)
 passed=$((hp + gp))
@@ -471,9 +461,6 @@ if [ "$failed" -gt 0 ]; then	# the failures again, next to the closing line
 	{
 		grep -h '^not ok' "$TAP"
 		grep -h '^[a-z0-9-]*: not ok' "$RES"/tap-*.txt
-		for d in swiotlb intx arm64-swiotlb; do
-			grep -h '^not ok' "$RES/guest-$d/tap.txt" | sed "s/^/$d: /"
-		done
 		cat "$RES/incomplete.txt"
 	} 2>/dev/null | sed 's/^/  /'
 fi
