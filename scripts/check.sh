@@ -73,7 +73,18 @@ case $INTX_KERNEL in production|debug|none) ;; *) die "INTX_KERNEL: debug, produ
 RES=${RESULTS:-$CACHE/results/check-$(date +%Y%m%d-%H%M%S)}
 mkdir -p "$RES"
 T0=$(date +%s)
-timing() { echo "$1 $(( $(date +%s) - T0 ))" >> "$RES/timings.txt"; }	# seconds since start
+# timing NAME: a checkpoint, in seconds since the start, with how busy the
+# host's CPUs were since the one before (from /proc/stat: the run is bound by
+# the CPU of the 2 cores, so this says where CPU time can still be found).
+cpu_stat() { awk '/^cpu /{ print $2 + $3 + $4 + $7 + $8 + $9, $5 + $6 }' /proc/stat; }
+read -r CPU_BUSY0 CPU_IDLE0 < <(cpu_stat)
+timing() {
+	local b i
+	read -r b i < <(cpu_stat)
+	echo "$1 $(( $(date +%s) - T0 )) busy=$(( 100 * (b - CPU_BUSY0) / (b - CPU_BUSY0 + i - CPU_IDLE0 + 1) ))%" \
+		>> "$RES/timings.txt"
+	CPU_BUSY0=$b CPU_IDLE0=$i
+}
 debug_pid=""
 prod_pid=""
 # Builds in the background run in sessions of their own: an early exit (or
