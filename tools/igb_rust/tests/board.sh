@@ -284,7 +284,7 @@ check "PHY powered down by ifdown, powered up by ifup (BMCR.PDOWN 1, then 0), pi
 # One python process sets it, starts ifup, and clears it after SECONDS (or
 # once ifup is done), so the timing does not include starting python.
 fw_hold_during_ifup() {	# fw_hold_during_ifup MASK SECONDS|done: prints ifup's status and error
-	python3 - "/sys/bus/pci/devices/$DUT/resource0" "$1" "$2" "$DUT_IF" <<'PY'
+	python3 -S - "/sys/bus/pci/devices/$DUT/resource0" "$1" "$2" "$DUT_IF" <<'PY'
 import mmap, os, struct, subprocess, sys, time
 fd = os.open(sys.argv[1], os.O_RDWR | os.O_SYNC)
 m = mmap.mmap(fd, 0x20000, mmap.MAP_SHARED, mmap.PROT_READ | mmap.PROT_WRITE)
@@ -635,7 +635,7 @@ check "function reset through sysfs: detached, reset, attached; 24 MB intact bot
 # watchdog must notice, reset the device and get traffic going again, with
 # the interface kept up.
 bar_clear() {	# bar_clear OFFSET MASK: clear bits of a DUT register
-	python3 - "/sys/bus/pci/devices/$DUT/resource0" "$1" "$2" <<'PY'
+	python3 -S - "/sys/bus/pci/devices/$DUT/resource0" "$1" "$2" <<'PY'
 import mmap, os, struct, sys
 fd = os.open(sys.argv[1], os.O_RDWR | os.O_SYNC)
 m = mmap.mmap(fd, 0x20000, mmap.MAP_SHARED, mmap.PROT_READ | mmap.PROT_WRITE)

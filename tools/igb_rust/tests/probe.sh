@@ -173,7 +173,13 @@ intree_works() {
 	rmmod igb_rust || rc=1
 	return $rc
 }
-check "the in-tree build (CONFIG_IGB_RUST=m) loads untainted and passes traffic" intree_works
+# The same source as the external module, which the debug kernel checks: there
+# (where one pair set-up takes 40 s) only the production kernel loads it.
+if [ "${IGB_RUST_KVARIANT:-}" = debug ]; then
+	note "the in-tree build is loaded on the production kernel only"
+else
+	check "the in-tree build (CONFIG_IGB_RUST=m) loads untainted and passes traffic" intree_works
+fi
 insmod "$IGB_RUST_KO"
 check "the external module taints O (out of tree)" test "$(cat /sys/module/igb_rust/taint)" = O
 rmmod igb_rust
