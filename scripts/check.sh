@@ -23,7 +23,9 @@
 # bench harness follow the production suite. The kernel's selftests that need
 # one CPU (xdp.py among them) run in a one-vCPU guest of their own, beside the
 # host checks and the production suite (2026-12-06: those took 29 minutes
-# instead of 34, on a host 10% slower).
+# instead of 34, on a host 10% slower). Since the guests cache the host's root
+# (scripts/vm.sh), the whole run from an empty cache took 53 minutes
+# (2026-12-07; 76 the day before), the debug suite 13 of them.
 #
 # From an empty cache the debug kernel is built in the background at the
 # lowest CPU priority, from the moment the production build has laid out
