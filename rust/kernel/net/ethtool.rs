@@ -1580,12 +1580,19 @@ impl<T: Operations> Adapter<T> {
             // driver armed without it would never wake the system.
             // SAFETY: `parent` is a live device.
             let was = unsafe { bindings::device_may_wakeup(parent) };
-            // SAFETY: As above.
-            unsafe { Self::set_wakeup(parent, wol.wolopts != 0) }?;
+            // Only a change: enabling what is enabled already (by C igb before, or through
+            // `power/wakeup` in sysfs) fails with `EEXIST`.
+            let on = wol.wolopts != 0;
+            if on != was {
+                // SAFETY: As above.
+                unsafe { Self::set_wakeup(parent, on) }?;
+            }
             T::set_wol(d, events).inspect_err(|_| {
-                // SAFETY: As above. This puts back what was there; should it fail, the device
-                // is left unable to wake, the safe side.
-                let _ = unsafe { Self::set_wakeup(parent, was) };
+                if on != was {
+                    // SAFETY: As above. This puts back what was there; should it fail, the
+                    // device is left unable to wake, the safe side.
+                    let _ = unsafe { Self::set_wakeup(parent, was) };
+                }
             })?;
             Ok(0)
         })
