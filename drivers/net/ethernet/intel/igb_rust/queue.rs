@@ -1425,7 +1425,9 @@ impl<'bound> VectorData<'bound> {
                 .add(u64::from(bytes) + u64::from(xbytes), Relaxed);
             // Never wake a queue of an interface going down: `stop` relies on it staying
             // stopped.
-            if size - 1 - tx.pending() >= TX_WAKE_THRESHOLD {
+            // The free slots (the ring holds fewer than `size` pending); saturating, so that a
+            // broken count never wakes the queue.
+            if size.saturating_sub(1).saturating_sub(tx.pending()) >= TX_WAKE_THRESHOLD {
                 txq.wake_if(|| dev.is_running());
             }
         }
