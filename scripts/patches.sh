@@ -72,10 +72,10 @@ esac
 # subject and body of the first. The first series: bindings and helpers, streaming
 # DMA, the page_pool change, the PCI and inlining changes, then one
 # networking module per patch from the bottom up (skb; page_pool; rtnl and
-# napi; netdev with ethtool; the TX ring; xdp; TX slot mappings; dim; the
-# PCI glue). The second: the driver, step by step (then the documentation). An entry
+# napi; netdev with ethtool; xdp; the TX ring with its slot mappings; dim;
+# the PCI glue). The second: the driver, step by step (then the documentation). An entry
 # without a diff (patches/0015, 0017) only adds its files.
-SERIES1=("0001 0002" 0004 0005 0006 0007 0011 0012 0013 0014 0015 0008 0016 0009 0017)
+SERIES1=("0001 0002" 0004 0005 0006 0007 0011 0012 0013 0014 0008 "0015 0016" 0009 0017)
 SERIES2=(0010)
 
 git -C "$WORK" init -q
@@ -259,9 +259,9 @@ across XDP_TX and redirect, RTNL for reconfiguration, the flush of
 redirects); the last patch describes them.
 
 One concept per patch, the networking modules from the bottom up (sk_buff;
-page_pool; RTNL and NAPI; net_device with ethtool; the TX ring; XDP; TX
-slot mappings; DIM; the PCI glue): no module uses one that comes later,
-and every step builds.
+page_pool; RTNL and NAPI; net_device with ethtool; XDP; the TX ring with
+its slot mappings; DIM; the PCI glue): no module uses one that comes
+later, and every step builds.
 
 One patch is a plain C change to page_pool: skip the sync for device
 when nothing was written (dma_sync_size 0).
