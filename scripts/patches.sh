@@ -70,12 +70,12 @@ esac
 # The order of the emitted series: patches/ entries by number, each with its
 # files (patches/files); entries quoted together make one patch, with the
 # subject and body of the first. The first series: bindings and helpers, streaming
-# DMA, the page_pool change, the PCI and inlining changes, then one
+# DMA, the page_pool change, the PCI and inlining changes, PTP clocks, then one
 # networking module per patch from the bottom up (skb; page_pool; rtnl and
 # napi; netdev with ethtool; xdp; the TX ring with its slot mappings; dim;
 # the PCI glue). The second: the driver, step by step (then the documentation). An entry
 # without a diff (patches/0015, 0017) only adds its files.
-SERIES1=("0001 0002" 0004 0005 0006 0007 0011 0012 0013 0014 0008 "0015 0016" 0009 0017)
+SERIES1=("0001 0002" 0004 0005 0006 0007 0018 0011 0012 0013 0014 0008 "0015 0016" 0009 0017)
 SERIES2=(0010)
 
 git -C "$WORK" init -q
@@ -252,16 +252,17 @@ debug kernel with KASAN, lockdep and DMA-API debugging, and the kernel's
 drivers/net selftests against the driver)${summary:+, last run: $summary}."
 blurb1="${DRY}This series adds the Rust abstractions an Ethernet driver needs to be
 written without unsafe code: net_device with its operations and
-ethtool_ops, NAPI, sk_buff, page_pool, streaming DMA, XDP and DIM, and
-a PCI glue for one net_device per function. Each keeps a rule of the C
+ethtool_ops, NAPI, sk_buff, page_pool, streaming DMA, XDP, DIM and PTP
+hardware clocks, and a PCI glue for one net_device per function. Each keeps a rule of the C
 API by its types (the poll's budget and context, buffer ownership
 across XDP_TX and redirect, RTNL for reconfiguration, the flush of
 redirects); the last patch describes them.
 
-One concept per patch, the networking modules from the bottom up (sk_buff;
-page_pool; RTNL and NAPI; net_device with ethtool; XDP; the TX ring with
-its slot mappings; DIM; the PCI glue): no module uses one that comes
-later, and every step builds.
+One concept per patch, PTP hardware clocks first (a network device
+registers its clock), then the networking modules from the bottom up
+(sk_buff; page_pool; RTNL and NAPI; net_device with ethtool; XDP; the TX
+ring with its slot mappings; DIM; the PCI glue): no module uses one that
+comes later, and every step builds.
 
 One patch is a plain C change to page_pool: skip the sync for device
 when nothing was written (dma_sync_size 0).
