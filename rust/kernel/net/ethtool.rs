@@ -474,6 +474,26 @@ impl StringWriter<'_> {
     }
 }
 
+/// What [`Operations::get_ts_info`] reports (`struct kernel_ethtool_ts_info`), as the core
+/// set it up: no PTP clock, no flag.
+pub struct TsInfo<'a>(&'a mut bindings::kernel_ethtool_ts_info);
+
+impl TsInfo<'_> {
+    /// Software TX timestamps: the driver calls `skb_tx_timestamp()` for each frame it queues.
+    pub const TX_SOFTWARE: u32 = bindings::SOF_TIMESTAMPING_TX_SOFTWARE;
+
+    /// Adds `SOF_TIMESTAMPING_*` flags ([`TsInfo::TX_SOFTWARE`]) to those reported.
+    pub fn add_timestamping(&mut self, flags: u32) {
+        self.0.so_timestamping |= flags;
+    }
+
+    /// Reports the device's PTP hardware clock (`/dev/ptp<index>`), e.g.
+    /// [`netdev::Device::phc_index`]; `None` for none.
+    pub fn set_phc_index(&mut self, index: Option<u32>) {
+        self.0.phc_index = index.and_then(|i| i32::try_from(i).ok()).unwrap_or(-1);
+    }
+}
+
 /// Ethtool operations of a network device.
 #[vtable]
 pub trait Operations: netdev::Operations {
@@ -609,6 +629,13 @@ pub trait Operations: netdev::Operations {
     /// interface was stopped and its unregistration began (never after the driver's data is
     /// dropped: the reference holds that back).
     fn set_phys_id(_dev: &Device<Self>, _state: PhysId) -> Result<u32> {
+        build_error!(VTABLE_DEFAULT_ERROR)
+    }
+
+    /// What timestamps the device gives (`ethtool -T`): the `SOF_TIMESTAMPING_*` flags it
+    /// supports and its PTP hardware clock, if any ([`TsInfo`]). The core adds software RX
+    /// timestamps itself. It may run under the RCU read lock: it must not sleep.
+    fn get_ts_info(_dev: &Device<Self>, _info: &mut TsInfo<'_>) -> Result {
         build_error!(VTABLE_DEFAULT_ERROR)
     }
 
@@ -799,6 +826,11 @@ impl<T: Operations> Adapter<T> {
         },
         set_phys_id: if T::HAS_SET_PHYS_ID {
             Some(Self::set_phys_id)
+        } else {
+            None
+        },
+        get_ts_info: if T::HAS_GET_TS_INFO {
+            Some(Self::get_ts_info)
         } else {
             None
         },
@@ -1658,6 +1690,23 @@ impl<T: Operations> Adapter<T> {
             } else {
                 0
             })
+        })
+    }
+
+    /// # Safety
+    ///
+    /// Only the ethtool core calls this, for a net_device registered with this table and an
+    /// `info` valid for the call.
+    unsafe extern "C" fn get_ts_info(
+        dev: *mut bindings::net_device,
+        info: *mut bindings::kernel_ethtool_ts_info,
+    ) -> c_int {
+        from_result(|| {
+            // SAFETY: The core calls us for a net_device with this table, with `info` valid and
+            // exclusive for the call.
+            let (d, info) = unsafe { (Self::dev(dev), &mut *info) };
+            T::get_ts_info(d, &mut TsInfo(info))?;
+            Ok(0)
         })
     }
 

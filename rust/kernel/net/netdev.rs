@@ -23,6 +23,7 @@ use crate::{
         skb::SkBuff,
     },
     prelude::*,
+    ptp,
     sync::{
         atomic::{Atomic, Relaxed},
         barrier::{smp_mb, Full},
@@ -594,6 +595,8 @@ struct Priv<T: Operations> {
     /// [`Registration::detach`] detached the device (and stopped it if it was up) and
     /// [`Registration::attach`] has not attached it since. Only accessed under RTNL.
     reg_detached: UnsafeCell<bool>,
+    /// The index of the device's PTP clock, -1 while it has none registered.
+    phc_index: Atomic<i32>,
     /// Dropped first: the driver's data may refer to the instances' work.
     data: T,
     /// The NAPI instances, owned here so that none outlives the device.
@@ -869,6 +872,14 @@ impl<T: Operations> Device<T> {
         // SAFETY: `self` is a valid net_device (type invariant); carrier changes may be made from
         // any context.
         unsafe { bindings::netif_carrier_off(self.as_raw()) }
+    }
+
+    /// The index of the device's PTP hardware clock (`/dev/ptp<index>`), registered from
+    /// its [`Config::clock`]; `None` while it has none. A caller racing with the removal of
+    /// the device may see the index of a clock just unregistered (as with C drivers).
+    #[inline]
+    pub fn phc_index(&self) -> Option<u32> {
+        u32::try_from(self.priv_ref().phc_index.load(Relaxed)).ok()
     }
 
     /// Whether the link is reported as up.
@@ -1429,6 +1440,12 @@ pub struct Config<T: Operations> {
     /// device without XDP (then no XDP callback of the driver is ever called, implemented or
     /// not).
     pub xdp: Option<XdpOps<T>>,
+    /// The device's PTP hardware clock, whose callbacks are `T`'s [`ptp::Clock`] methods on
+    /// the private data, registered right after the interface and unregistered right before
+    /// it (see [`Device::phc_index`]); its worker is stopped while the interface is detached.
+    /// `None` for a device without one. Without the PTP core built in, or if registering
+    /// fails, the interface goes without it (logged).
+    pub clock: Option<ptp::ClockInfo<T>>,
 }
 
 /// The XDP part of a device's operations: a `net_device_ops` of `T` with the XDP callbacks
@@ -1474,8 +1491,9 @@ impl<T: Operations> XdpOps<T> {
 /// A registered network device owning a `T` and its NAPI instances.
 ///
 /// The interrupt handlers are requested when the device opens and freed when it stops.
-/// Dropping it unregisters the device (running [`Operations::stop`] and freeing the handlers
-/// if it is up and not detached), disables and drains the service work, disables the NAPI
+/// Dropping it unregisters the device's PTP clock, then the device (running
+/// [`Operations::stop`] and freeing the handlers if it is up and not detached), disables and
+/// drains the service work, disables the NAPI
 /// instances still enabled, drops `T`, drops the NAPI instances (and their page pools)
 /// and frees the net_device, in that order.
 ///
@@ -1485,6 +1503,8 @@ impl<T: Operations> XdpOps<T> {
 /// initialised.
 pub struct Registration<T: Operations> {
     dev: NonNull<bindings::net_device>,
+    /// The device's PTP clock, on the private data `T`: unregistered before the device.
+    clock: Option<ptp::ErasedRegistration>,
     _p: PhantomData<T>,
 }
 
@@ -1706,6 +1726,7 @@ impl<T: Operations> Registration<T> {
                 spread_done: UnsafeCell::new(false),
             });
             (&raw mut (*priv_ptr).reg_detached).write(UnsafeCell::new(false));
+            (&raw mut (*priv_ptr).phc_index).write(Atomic::new(-1));
             (&raw mut (*priv_ptr).napis).write(instances);
             (&raw mut (*priv_ptr).xmit).write(xmit);
             (&raw mut (*priv_ptr).netdev).write(raw);
@@ -1739,8 +1760,9 @@ impl<T: Operations> Registration<T> {
 
         // INVARIANT: `raw` is registered below before `this` is returned; until then `fail`
         // takes it apart without unregistering it.
-        let this = Registration::<T> {
+        let mut this = Registration::<T> {
             dev,
+            clock: None,
             _p: PhantomData,
         };
         // From here on, an error path frees everything but must not unregister a device that
@@ -1826,6 +1848,23 @@ impl<T: Operations> Registration<T> {
         if let Err(e) = to_result(unsafe { bindings::register_netdev(raw) }) {
             return Err(fail(this, e));
         }
+        if let Some(info) = &config.clock {
+            let p = this.device().priv_ref();
+            // SAFETY: The private data lives until the device is freed, after `drop` has
+            // dropped the clock's registration, which nothing else can reach or forget.
+            match unsafe { info.register(NonNull::from(&p.data), parent) } {
+                Ok(c) => {
+                    p.phc_index.store(c.index(), Relaxed);
+                    this.clock = Some(c);
+                }
+                Err(e) => dev_warn!(
+                    parent,
+                    "{}: no PTP hardware clock: {:?}\n",
+                    this.device().name(),
+                    e
+                ),
+            }
+        }
         Ok(this)
     }
 
@@ -1837,6 +1876,11 @@ impl<T: Operations> Registration<T> {
     /// callback of this device) is a bug (it deadlocks), though not a memory-safety one.
     pub fn detach(&self) {
         let dev = self.device();
+        // The clock stays registered, but its worker must not touch a device that sleeps or
+        // is being reset.
+        if let Some(c) = &self.clock {
+            c.pause_aux_work();
+        }
         Rtnl::with_lock(|rtnl| {
             // SAFETY: RTNL is held (`Priv` invariant).
             let detached = unsafe { &mut *dev.priv_ref().reg_detached.get() };
@@ -1859,6 +1903,9 @@ impl<T: Operations> Registration<T> {
     /// returned. Context rules as for [`Registration::detach`].
     pub fn attach(&self) -> Result {
         let dev = self.device();
+        if let Some(c) = &self.clock {
+            c.resume_aux_work();
+        }
         Rtnl::with_lock(|rtnl| {
             let mut r = Ok(());
             // SAFETY: RTNL is held (`Priv` invariant); no other reference to the flag is live.
@@ -2161,6 +2208,9 @@ impl<T: Operations> Drop for Registration<T> {
     #[inline]
     fn drop(&mut self) {
         let raw = self.dev.as_ptr();
+        // The clock goes first, as it came last: no clock callback runs after this.
+        self.device().priv_ref().phc_index.store(-1, Relaxed);
+        drop(self.clock.take());
         // SAFETY: `raw` is registered (type invariant); this unregisters it once.
         unsafe { bindings::unregister_netdev(raw) };
         // SAFETY: The work is initialised (`Priv` invariant). Disabling makes every later

@@ -286,6 +286,28 @@ impl Operations for Net<'_> {
     }
 }
 
+/// Its PTP clock goes to the configuration: no `unsafe`, though it borrows from the binding.
+#[vtable]
+impl kernel::ptp::Clock for Net<'_> {
+    fn gettimex(&self, sts: &mut kernel::ptp::SystemTimestamps<'_>) -> Result<kernel::ptp::Nanos> {
+        sts.pre();
+        sts.post();
+        Ok(0)
+    }
+
+    fn settime(&self, _time: kernel::ptp::Nanos) -> Result {
+        Ok(())
+    }
+
+    fn adjtime(&self, _delta: kernel::ptp::Nanos) -> Result {
+        Ok(())
+    }
+
+    fn adjfine(&self, _scaled_ppm: kernel::ffi::c_long) -> Result {
+        Ok(())
+    }
+}
+
 /// The XDP and ethtool tables of the same type (any lifetime) as the registration.
 #[vtable]
 impl xdp::Operations for Net<'_> {
@@ -335,6 +357,7 @@ impl netdev::pci::Driver for Drv {
             spread_irqs: false,
             stats_count: 0,
             unicast_filter: true,
+            clock: Some(kernel::ptp::ClockInfo::new(c"cf", 1000)),
             xdp: Some(xdp::table::<Net<'bound>>(Features::BASIC)?),
         };
         registrar.register(

@@ -78,6 +78,7 @@ fn config<'a>() -> Result<Config<Net<'a>>> {
         spread_irqs: false,
         stats_count: 0,
         unicast_filter: false,
+        clock: None,
     })
 }
 

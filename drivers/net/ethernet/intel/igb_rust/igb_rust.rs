@@ -212,6 +212,7 @@ impl netdev::pci::Driver for IgbDriver {
                     | xdp::Features::RX_SG,
             )?),
             //@ end
+            clock: None,
         };
         let registered = registrar
             .register(
