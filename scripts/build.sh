@@ -204,6 +204,14 @@ mkdir -p "$BUILD/pp_bench"
 "${MAKE[@]}" -s M="$REPO/tools/igb_rust/pp_bench" MO="$BUILD/pp_bench" modules
 mkdir -p "$BUILD/pm_cycle"
 "${MAKE[@]}" -s M="$REPO/tools/igb_rust/pm_cycle" MO="$BUILD/pm_cycle" modules
+# The kernel's PTP clock tester, against the UAPI headers of this kernel.
+PT=$TREE/tools/testing/selftests/ptp/testptp
+if [ ! -x "$BUILD/testptp" ] || [ "$PT.c" -nt "$BUILD/testptp" ]; then
+	[ -f "$BUILD/usr/include/linux/ptp_clock.h" ] || "${MAKE[@]}" -s headers
+	gcc -O2 -Wall -isystem "$BUILD/usr/include" -o "$BUILD/testptp.$$" "$PT.c" -lrt ||
+		die "cannot build testptp"
+	mv -f "$BUILD/testptp.$$" "$BUILD/testptp"
+fi
 fi
 ln -sfn "$BUILD" "$CURRENT"
 log "done: $BUILD"

@@ -85,6 +85,14 @@ netdev netlink family (with what queues taken out of use counted); the
 pause frame statistics; and ethtool -S: each queue's software counters,
 the device's recovery counters, the MAC's counters and the page_pool
 counters."""),
+    ("ptp", "igb_rust: add the PTP hardware clock",
+     """The 82576's system timer (SYSTIM) as a PTP hardware clock: read with
+the system's timestamps around the read, set and stepped in software
+over the counter (as a timecounter), steered in frequency through the
+increment (TIMINCA), read by the clock's worker every 9 minutes, well
+before the counter wraps, and its increment programmed again when a
+MAC reset cleared it. ethtool -T reports the clock and the software
+TX timestamps."""),
 ]
 NAMES = [s[0] for s in STEPS]
 

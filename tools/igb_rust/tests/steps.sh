@@ -61,7 +61,12 @@ wol_shown() {	# ethtool DEV fails where an earlier step lacks other settings
 stats_shown() {
 	local o
 	o=$(ethtool -S "$DUT_IF" 2>&1)
-	echo "$o" | grep -q rx_packets || { echo "$o"; return 1; }
+	echo "$o" | grep -q rx0_packets || { echo "$o"; return 1; }
+}
+phc_shown() {
+	local o
+	o=$(ethtool -T "$DUT_IF" 2>&1)
+	echo "$o" | grep -q 'PTP Hardware Clock: [0-9]' || { echo "no PTP hardware clock: $o"; return 1; }
 }
 no_splat() { ! dmesg_since "$1" | grep -E 'WARNING:|BUG:|Oops|RIP:'; }
 lsmod | grep -q '^igb_rust ' && rmmod igb_rust
@@ -95,6 +100,7 @@ for i in "${!step_dirs[@]}"; do
 	ip link set dev "$DUT_IF" xdpdrv off 2>/dev/null
 	feature "Wake-on-LAN settings (ethtool DEV: Supports Wake-on)" "$num" pm "no Wake-on-LAN line" wol_shown
 	feature "ethtool -S" "$num" stats "no stats available" stats_shown
+	feature "PTP hardware clock (ethtool -T)" "$num" ptp "no PTP hardware clock" phc_shown
 	teardown_pair
 	check "step $num: rmmod" rmmod igb_rust
 	check "step $num: no WARN, BUG or oops" no_splat "step-$num"

@@ -20,6 +20,7 @@ use kernel::net::xdp; //@ xdp
 mod hw;
 mod hwstats; //@ stats
 mod net;
+mod ptp; //@ ptp
 mod queue;
 mod regs;
 
@@ -212,7 +213,8 @@ impl netdev::pci::Driver for IgbDriver {
                     | xdp::Features::RX_SG,
             )?),
             //@ end
-            clock: None,
+            //@ until ptp: clock: None,
+            clock: Some(kernel::ptp::ClockInfo::new(c"igb_rust", ptp::MAX_ADJ)), //@ ptp
         };
         let registered = registrar
             .register(

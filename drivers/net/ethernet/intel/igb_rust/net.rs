@@ -37,6 +37,7 @@ use kernel::net::ethtool::{
     PhysId, RingSizes, Ringparam, Tunable,
 };
 //@ end
+use kernel::net::ethtool::TsInfo; //@ ptp
 use kernel::net::ethtool::{PauseStats, StringSet, StringWriter}; //@ stats
 use kernel::net::ethtool::{Wol, WolEvent, WolSettings}; //@ pm
 use kernel::net::netdev::{QueueStatsRx, QueueStatsTx}; //@ stats
@@ -49,6 +50,7 @@ use crate::queue::{RxRing, MAX_RING_SIZE, MIN_RING_SIZE, RING_ALIGN}; //@ ethtoo
 use crate::{
     hw::{self, MacAddr},
     hwstats::HwStats, //@ stats
+    ptp::Phc,         //@ ptp
     queue::{self, Hw, IrqOp, VectorData},
     regs,
 };
@@ -340,6 +342,11 @@ pub(crate) struct IgbNet<'bound> {
     #[pin]
     pub(crate) hw_stats: HwStats,
     //@ end
+    //@ from ptp
+    /// The PTP hardware clock.
+    #[pin]
+    pub(crate) phc: Phc,
+    //@ end
     //@ from datapath
     /// Set when the stack reported a TX timeout; the watchdog resets the device.
     reset_requested: Atomic<u32>,
@@ -527,6 +534,7 @@ impl<'bound> IgbNet<'bound> {
             perm_addr,
             link_event: Atomic::new(0), //@ link
             hw_stats <- HwStats::new(), //@ stats
+            phc <- Phc::new(), //@ ptp
             //@ from datapath
             active: Atomic::new(u32::from(active)),
             copybreak: Atomic::new(DEFAULT_COPYBREAK),
@@ -2645,6 +2653,15 @@ impl<'bound> ethtool::Operations for IgbNet<'bound> {
         }
         Ok(0)
     }
+
+    //@ from ptp
+    fn get_ts_info(dev: &netdev::Device<Self>, info: &mut TsInfo<'_>) -> Result {
+        // `start_xmit` takes the software TX timestamp of every frame.
+        info.add_timestamping(TsInfo::TX_SOFTWARE);
+        info.set_phc_index(dev.phc_index());
+        Ok(())
+    }
+    //@ end
 
     fn get_eeprom_len(dev: &netdev::Device<Self>) -> u32 {
         hw::nvm_words(&dev.data().hw.bar) * 2

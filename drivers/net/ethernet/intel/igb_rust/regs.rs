@@ -524,4 +524,22 @@ register! {
     pub(crate) WUS(u32) @ 0x5810 {
         31:0 bits;
     }
+    //@ from ptp
+
+    /// System Time, low half: reading it latches the high half.
+    pub(crate) SYSTIML(u32) @ 0xb600 {
+        31:0 bits;
+    }
+
+    /// System Time, high half, as latched by the last read of the low half.
+    pub(crate) SYSTIMH(u32) @ 0xb604 {
+        31:0 bits;
+    }
+
+    /// Time Increment: SYSTIM grows by the increment once per period (in 16 ns units).
+    pub(crate) TIMINCA(u32) @ 0xb608 {
+        31:24 period;
+        23:0 incvalue;
+    }
+    //@ end
 }

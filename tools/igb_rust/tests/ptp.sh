@@ -1,0 +1,117 @@
+# SPDX-License-Identifier: GPL-2.0
+# The PTP hardware clock (the 82576's SYSTIM): ethtool -T reports it, the
+# kernel's testptp reads, sets, steps and steers it through /dev/ptpN, the
+# system/PHC offset ioctls work, bad requests get their errno, and the clock
+# keeps running across down/up and a MAC reset; rmmod takes it away cleanly.
+# QEMU's SYSTIM runs on the guest's virtual clock, so rates are compared with
+# the system's own clock over the same interval.
+
+setup_pair v4only
+TESTPTP=$IGB_RUST_BUILD/testptp
+
+tsinfo() { ethtool -T "$DUT_IF" 2>&1; }
+phc=$(tsinfo | awk -F': ' '/PTP Hardware Clock/ {print $2}')
+check "ethtool -T: a PTP hardware clock ($phc) and software TX timestamps" \
+	sh -c "[ -n '$phc' ] && [ '$phc' != none ] && ethtool -T $DUT_IF | grep -q software-transmit"
+PTP=/dev/ptp$phc
+check "$PTP is igb_rust's clock (sysfs clock_name igb_rust, under the DUT)" \
+	sh -c "[ -c $PTP ] && [ \"\$(cat /sys/class/ptp/ptp$phc/clock_name)\" = igb_rust ] &&
+		[ \"\$(readlink -f /sys/class/ptp/ptp$phc/device)\" = \"\$(readlink -f /sys/bus/pci/devices/$DUT)\" ]"
+check "testptp -c: maximum frequency adjustment 999999881 ppb" \
+	sh -c "$TESTPTP -d $PTP -c | grep -q '999999881 maximum frequency adjustment (ppb)'"
+
+phc_s() {	# the clock's time in seconds (with fraction), from testptp -g
+	$TESTPTP -d $PTP -g | awk '/clock time:/ {print $3}'
+}
+sys_s() { date +%s.%N; }
+# rate_of: how many seconds the clock advanced per second of CLOCK_REALTIME
+# over a 2 s interval.
+rate_of() {
+	local p0 s0 p1 s1
+	p0=$(phc_s); s0=$(sys_s)
+	sleep 2
+	p1=$(phc_s); s1=$(sys_s)
+	awk -v a="$p0" -v b="$p1" -v c="$s0" -v d="$s1" 'BEGIN {printf "%.3f", (b - a) / (d - c)}'
+}
+in_range() { awk -v v="$1" -v lo="$2" -v hi="$3" 'BEGIN {exit !(v >= lo && v <= hi)}'; }
+
+$TESTPTP -d $PTP -T 1000000 >/dev/null
+t=$(phc_s)
+check "testptp -T 1000000 sets the clock: it reads 1000000 s and a little ($t)" in_range "$t" 1000000 1000030
+r=$(rate_of)
+check "the clock runs at the system clock's rate ($r s per s)" in_range "$r" 0.9 1.1
+$TESTPTP -d $PTP -t 100 >/dev/null
+t2=$(phc_s)
+check "testptp -t 100 steps it 100 s forward ($t -> $t2)" \
+	awk -v a="$t" -v b="$t2" 'BEGIN {exit !(b - a >= 100 && b - a < 130)}'
+$TESTPTP -d $PTP -t -50 >/dev/null
+t3=$(phc_s)
+check "testptp -t -50 steps it 50 s back ($t2 -> $t3)" \
+	awk -v a="$t2" -v b="$t3" 'BEGIN {exit !(a - b > 40 && a - b <= 50)}'
+$TESTPTP -d $PTP -n 500000000 >/dev/null
+t4=$(phc_s)
+check "testptp -n 500000000 steps it half a second forward ($t3 -> $t4)" \
+	awk -v a="$t3" -v b="$t4" 'BEGIN {exit !(b - a >= 0.5 && b - a < 10)}'
+$TESTPTP -d $PTP -f 500000000 >/dev/null
+r=$(rate_of)
+check "testptp -f 500000000 (+50%): the clock runs 1.5 times as fast ($r)" in_range "$r" 1.35 1.65
+inc=$(( $(bar_read $((0xb608))) & 0xffffff ))
+check "TIMINCA's increment follows: 12582912 = 1.5 x 16 << 19 ($inc)" test "$inc" = 12582912
+$TESTPTP -d $PTP -f -250000000 >/dev/null
+r=$(rate_of)
+check "testptp -f -250000000 (-25%): 0.75 times as fast ($r)" in_range "$r" 0.6 0.9
+$TESTPTP -d $PTP -f 0 >/dev/null
+r=$(rate_of)
+check "testptp -f 0: back to the nominal rate ($r)" in_range "$r" 0.9 1.1
+inc=$(( $(bar_read $((0xb608))) & 0xffffff ))
+check "TIMINCA back at 8388608 ($inc)" test "$inc" = 8388608
+e=$($TESTPTP -d $PTP -f 1000000000 2>&1)
+check "testptp -f 1000000000 (over max_adj) -> ERANGE ($e)" \
+	sh -c "echo '$e' | grep -q 'Numerical result out of range'"
+inc=$(( $(bar_read $((0xb608))) & 0xffffff ))
+check "the refused adjustment changed nothing (TIMINCA 8388608: $inc)" test "$inc" = 8388608
+e=$($TESTPTP -d $PTP -T -5 2>&1)
+check "testptp -T -5 (before the epoch) -> EINVAL ($e)" sh -c "echo '$e' | grep -q 'Invalid argument'"
+out=$($TESTPTP -d $PTP -k 5 2>&1)
+check "testptp -k 5: PTP_SYS_OFFSET gives 5 samples" \
+	sh -c "echo '$out' | grep -q 'system and phc clock time offset request okay' &&
+		[ \$(echo '$out' | grep -c 'system time:') -ge 5 ]"
+out=$($TESTPTP -d $PTP -x 5 2>&1)
+check "testptp -x 5: PTP_SYS_OFFSET_EXTENDED (system time around the SYSTIM read) gives 5 samples" \
+	sh -c "echo '$out' | grep -q 'extended timestamp request returned 5 samples'"
+
+# SYSTIM wraps after 2^45 ns (9.8 hours). QEMU adds what TIMADJH and TIMADJL
+# hold to its SYSTIM when TIMADJH is written: bring it to 1.5 s before the wrap.
+systim() { local v; v=($(bar_read $((0xb600)) $((0xb604)))); echo $(( (v[1] << 32) | v[0] )); }
+add=$(( -$(systim) - (1500000000 << 19) ))
+bar_write $((0xb60c)) $(( add & 0xffffffff ))
+bar_write $((0xb610)) $(( (add >> 32) & 0xffffffff ))
+$TESTPTP -d $PTP -T 3000000 >/dev/null
+s0=$(sys_s)
+sleep 3
+t=$(phc_s)
+s1=$(sys_s)
+after=$(systim)
+check "across SYSTIM's wrap the clock runs on (3000000 + $(awk -v a="$s0" -v b="$s1" 'BEGIN {printf "%.2f", b - a}') s of system time: $t; SYSTIM now $after)" \
+	sh -c "[ $after -ge 0 ] && [ $after -lt \$((10000000000 << 19)) ] &&
+		awk -v t=$t -v a=$s0 -v b=$s1 'BEGIN {d = t - 3000000 - (b - a); exit !(d > -0.5 && d < 0.5)}'"
+
+# The MAC reset of down/up clears TIMINCA: the clock goes on at the system's rate.
+$TESTPTP -d $PTP -T 2000000 >/dev/null
+s0=$(sys_s)
+ip link set "$DUT_IF" down
+ip link set "$DUT_IF" up
+wait_carrier "$DUT_IF" 1
+t=$(phc_s)
+s1=$(sys_s)
+r=$(rate_of)
+check "after down/up (a MAC reset) the clock went on: 2000000 + the $(awk -v a="$s0" -v b="$s1" 'BEGIN {printf "%.2f", b - a}') s that passed ($t), at the nominal rate ($r)" \
+	sh -c "awk -v t=$t -v a=$s0 -v b=$s1 'BEGIN {d = t - 2000000 - (b - a); exit !(d > -0.5 && d < 0.5)}' &&
+		awk -v v=$r 'BEGIN {exit !(v >= 0.9 && v <= 1.1)}'"
+check "pings cross with the clock running" ping -q -c 3 -i 0.2 -W 2 $PEER_IP
+
+teardown_pair
+rmmod igb_rust
+check "rmmod takes the clock away ($PTP gone)" sh -c "[ ! -e /sys/class/ptp/ptp$phc ]"
+insmod "$IGB_RUST_KO"
+udevadm settle -t 60 2>/dev/null
