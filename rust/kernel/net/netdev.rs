@@ -1851,7 +1851,9 @@ impl<T: Operations> Registration<T> {
         if let Some(info) = &config.clock {
             let p = this.device().priv_ref();
             // SAFETY: The private data lives until the device is freed, after `drop` has
-            // dropped the clock's registration, which nothing else can reach or forget.
+            // dropped the clock's registration, which nothing else can reach or forget; this
+            // registration is dropped before the driver's module can go (safety requirement
+            // of `new_with_lt`), and never from a clock callback (none reaches it).
             match unsafe { info.register(NonNull::from(&p.data), parent) } {
                 Ok(c) => {
                     p.phc_index.store(c.index(), Relaxed);
