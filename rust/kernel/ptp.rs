@@ -15,7 +15,7 @@
 
 use crate::{
     bindings, device,
-    error::{from_err_ptr, VTABLE_DEFAULT_ERROR},
+    error::{from_err_ptr, from_result, VTABLE_DEFAULT_ERROR},
     ffi::{c_char, c_int, c_long, c_void},
     prelude::*,
     str::CStr,
@@ -451,14 +451,12 @@ unsafe extern "C" fn gettimex64<T: Clock>(
         sts,
         _p: PhantomData,
     };
-    match T::gettimex(this, &mut sts) {
-        Ok(ns) => {
-            // SAFETY: The core passes a `ts` valid for writes.
-            unsafe { ts.write(to_timespec(ns)) };
-            0
-        }
-        Err(e) => e.to_errno(),
-    }
+    from_result(|| {
+        let ns = T::gettimex(this, &mut sts)?;
+        // SAFETY: The core passes a `ts` valid for writes.
+        unsafe { ts.write(to_timespec(ns)) };
+        Ok(0)
+    })
 }
 
 /// # Safety
@@ -474,14 +472,16 @@ unsafe extern "C" fn settime64<T: Clock>(
     // SAFETY: The core passes a valid `ts`.
     let ts = unsafe { ts.read() };
     // The core checks the time (`timespec64_valid_settod()`), but the range is the clock's.
-    let ns = ts
-        .tv_sec
-        .checked_mul(NSEC_PER_SEC)
-        .and_then(|s| s.checked_add(ts.tv_nsec as i64));
-    match ns {
-        Some(ns) if ns >= 0 => to_result_errno(T::settime(this, ns)),
-        _ => ERANGE.to_errno(),
-    }
+    from_result(|| {
+        let ns = ts
+            .tv_sec
+            .checked_mul(NSEC_PER_SEC)
+            .and_then(|s| s.checked_add(ts.tv_nsec as i64))
+            .filter(|ns| *ns >= 0)
+            .ok_or(ERANGE)?;
+        T::settime(this, ns)?;
+        Ok(0)
+    })
 }
 
 /// # Safety
@@ -491,7 +491,7 @@ unsafe extern "C" fn settime64<T: Clock>(
 unsafe extern "C" fn adjtime<T: Clock>(info: *mut bindings::ptp_clock_info, delta: i64) -> c_int {
     // SAFETY: The core calls back with the `info` of a registered clock.
     let this = unsafe { data::<T>(info) };
-    to_result_errno(T::adjtime(this, delta))
+    from_result(|| T::adjtime(this, delta).map(|()| 0))
 }
 
 /// # Safety
@@ -504,7 +504,7 @@ unsafe extern "C" fn adjfine<T: Clock>(
 ) -> c_int {
     // SAFETY: The core calls back with the `info` of a registered clock.
     let this = unsafe { data::<T>(info) };
-    to_result_errno(T::adjfine(this, scaled_ppm))
+    from_result(|| T::adjfine(this, scaled_ppm).map(|()| 0))
 }
 
 /// # Safety
@@ -518,13 +518,5 @@ unsafe extern "C" fn do_aux_work<T: Clock>(info: *mut bindings::ptp_clock_info) 
         // A negative delay stops the worker; a longer one than that is years.
         Some(delay) => delay.min(c_long::MAX as Jiffies) as c_long,
         None => -1,
-    }
-}
-
-/// 0 or the negative errno of `r`.
-fn to_result_errno(r: Result) -> c_int {
-    match r {
-        Ok(()) => 0,
-        Err(e) => e.to_errno(),
     }
 }
