@@ -482,6 +482,13 @@ impl TsInfo<'_> {
     /// Software TX timestamps: the driver calls `skb_tx_timestamp()` for each frame it queues.
     pub const TX_SOFTWARE: u32 = bindings::SOF_TIMESTAMPING_TX_SOFTWARE;
 
+    /// Hardware TX timestamps, delivered on the socket's error queue.
+    pub const TX_HARDWARE: u32 = bindings::SOF_TIMESTAMPING_TX_HARDWARE;
+    /// Hardware RX timestamps.
+    pub const RX_HARDWARE: u32 = bindings::SOF_TIMESTAMPING_RX_HARDWARE;
+    /// Hardware timestamps are reported in the clock's own time.
+    pub const RAW_HARDWARE: u32 = bindings::SOF_TIMESTAMPING_RAW_HARDWARE;
+
     /// Adds `SOF_TIMESTAMPING_*` flags ([`TsInfo::TX_SOFTWARE`]) to those reported.
     pub fn add_timestamping(&mut self, flags: u32) {
         self.0.so_timestamping |= flags;
@@ -491,6 +498,18 @@ impl TsInfo<'_> {
     /// [`netdev::Device::phc_index`]; `None` for none.
     pub fn set_phc_index(&mut self, index: Option<u32>) {
         self.0.phc_index = index.and_then(|i| i32::try_from(i).ok()).unwrap_or(-1);
+    }
+
+    /// Reports the TX timestamping modes [`netdev::Operations::hwtstamp_set`] accepts.
+    pub fn set_tx_types(&mut self, types: &[netdev::HwTstampTx]) {
+        // Every variant's value is below 32 (`__HWTSTAMP_TX_CNT`).
+        self.0.tx_types = types.iter().fold(0, |m, t| m | (1 << (*t as u32)));
+    }
+
+    /// Reports the RX filters [`netdev::Operations::hwtstamp_set`] accepts as they are.
+    pub fn set_rx_filters(&mut self, filters: &[netdev::HwTstampRx]) {
+        // Every variant's value is below 32 (`__HWTSTAMP_FILTER_CNT`).
+        self.0.rx_filters = filters.iter().fold(0, |m, f| m | (1 << (*f as u32)));
     }
 }
 

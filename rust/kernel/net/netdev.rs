@@ -296,6 +296,28 @@ pub trait Operations: Sized + Send + Sync {
         build_error!(VTABLE_DEFAULT_ERROR)
     }
 
+    /// The hardware timestamping in effect (`ndo_hwtstamp_get`, `SIOCGHWTSTAMP`, ethtool's
+    /// `tsconfig-get`), under RTNL.
+    #[inline]
+    fn hwtstamp_get(_dev: &Device<Self>) -> Result<HwTstampConfig> {
+        build_error!(VTABLE_DEFAULT_ERROR)
+    }
+
+    /// Applies a hardware timestamping request (`ndo_hwtstamp_set`, `SIOCSHWTSTAMP`, ethtool's
+    /// `tsconfig-set`), under RTNL, interface up or down. The driver refuses what the device
+    /// cannot do (`ERANGE` as C drivers do, with `extack` saying why) or widens the receive
+    /// filter to one that covers the request, and leaves in `config` what it applied: the
+    /// abstraction hands that back to the user, and nothing on an error.
+    #[inline]
+    fn hwtstamp_set(
+        _dev: &Device<Self>,
+        _rtnl: &mut Rtnl,
+        _config: &mut HwTstampConfig,
+        _extack: &mut ExtAck<'_>,
+    ) -> Result {
+        build_error!(VTABLE_DEFAULT_ERROR)
+    }
+
     /// Counters of RX queue `index` (`netdev_stat_ops.get_queue_stats_rx`, netlink
     /// `qstats-get`). `index` is below the number of RX queues in use. The driver sets the
     /// counters it keeps; those it leaves alone are reported as absent. Runs under RTNL, with
@@ -321,6 +343,119 @@ pub trait Operations: Sized + Send + Sync {
     fn base_stats(_dev: &Device<Self>, _rx: &mut QueueStatsRx, _tx: &mut QueueStatsTx) {
         build_error!(VTABLE_DEFAULT_ERROR)
     }
+}
+
+/// Which transmitted frames the device timestamps (`enum hwtstamp_tx_types`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[repr(u32)]
+pub enum HwTstampTx {
+    /// None (`HWTSTAMP_TX_OFF`).
+    Off = bindings::hwtstamp_tx_types_HWTSTAMP_TX_OFF,
+    /// Those whose socket asked for it (`HWTSTAMP_TX_ON`, `SKBTX_HW_TSTAMP`).
+    On = bindings::hwtstamp_tx_types_HWTSTAMP_TX_ON,
+    /// As `On`, and the device writes Sync messages' timestamps into them
+    /// (`HWTSTAMP_TX_ONESTEP_SYNC`).
+    OneStepSync = bindings::hwtstamp_tx_types_HWTSTAMP_TX_ONESTEP_SYNC,
+    /// As `OneStepSync`, and peer delay responses too (`HWTSTAMP_TX_ONESTEP_P2P`).
+    OneStepP2p = bindings::hwtstamp_tx_types_HWTSTAMP_TX_ONESTEP_P2P,
+}
+
+impl HwTstampTx {
+    const ALL: [Self; 4] = [Self::Off, Self::On, Self::OneStepSync, Self::OneStepP2p];
+
+    /// The variant whose C value is `raw`, or `ERANGE`.
+    fn from_raw(raw: c_int) -> Result<Self> {
+        Self::ALL
+            .into_iter()
+            .find(|t| *t as c_int == raw)
+            .ok_or(ERANGE)
+    }
+}
+
+/// Which received frames the device timestamps (`enum hwtstamp_rx_filters`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[repr(u32)]
+pub enum HwTstampRx {
+    /// None (`HWTSTAMP_FILTER_NONE`).
+    None = bindings::hwtstamp_rx_filters_HWTSTAMP_FILTER_NONE,
+    /// All (`HWTSTAMP_FILTER_ALL`).
+    All = bindings::hwtstamp_rx_filters_HWTSTAMP_FILTER_ALL,
+    /// Some, chosen by the device; a request never asks for it (`HWTSTAMP_FILTER_SOME`).
+    Some = bindings::hwtstamp_rx_filters_HWTSTAMP_FILTER_SOME,
+    /// PTP v1 over UDP, any event message (`HWTSTAMP_FILTER_PTP_V1_L4_EVENT`).
+    PtpV1L4Event = bindings::hwtstamp_rx_filters_HWTSTAMP_FILTER_PTP_V1_L4_EVENT,
+    /// PTP v1 over UDP, Sync messages.
+    PtpV1L4Sync = bindings::hwtstamp_rx_filters_HWTSTAMP_FILTER_PTP_V1_L4_SYNC,
+    /// PTP v1 over UDP, Delay_Req messages.
+    PtpV1L4DelayReq = bindings::hwtstamp_rx_filters_HWTSTAMP_FILTER_PTP_V1_L4_DELAY_REQ,
+    /// PTP v2 over UDP, any event message.
+    PtpV2L4Event = bindings::hwtstamp_rx_filters_HWTSTAMP_FILTER_PTP_V2_L4_EVENT,
+    /// PTP v2 over UDP, Sync messages.
+    PtpV2L4Sync = bindings::hwtstamp_rx_filters_HWTSTAMP_FILTER_PTP_V2_L4_SYNC,
+    /// PTP v2 over UDP, Delay_Req messages.
+    PtpV2L4DelayReq = bindings::hwtstamp_rx_filters_HWTSTAMP_FILTER_PTP_V2_L4_DELAY_REQ,
+    /// PTP v2 over Ethernet (802.1AS), any event message.
+    PtpV2L2Event = bindings::hwtstamp_rx_filters_HWTSTAMP_FILTER_PTP_V2_L2_EVENT,
+    /// PTP v2 over Ethernet, Sync messages.
+    PtpV2L2Sync = bindings::hwtstamp_rx_filters_HWTSTAMP_FILTER_PTP_V2_L2_SYNC,
+    /// PTP v2 over Ethernet, Delay_Req messages.
+    PtpV2L2DelayReq = bindings::hwtstamp_rx_filters_HWTSTAMP_FILTER_PTP_V2_L2_DELAY_REQ,
+    /// PTP v2 over any transport, any event message.
+    PtpV2Event = bindings::hwtstamp_rx_filters_HWTSTAMP_FILTER_PTP_V2_EVENT,
+    /// PTP v2 over any transport, Sync messages.
+    PtpV2Sync = bindings::hwtstamp_rx_filters_HWTSTAMP_FILTER_PTP_V2_SYNC,
+    /// PTP v2 over any transport, Delay_Req messages.
+    PtpV2DelayReq = bindings::hwtstamp_rx_filters_HWTSTAMP_FILTER_PTP_V2_DELAY_REQ,
+    /// NTP over UDP, all packets (`HWTSTAMP_FILTER_NTP_ALL`).
+    NtpAll = bindings::hwtstamp_rx_filters_HWTSTAMP_FILTER_NTP_ALL,
+}
+
+impl HwTstampRx {
+    const ALL: [Self; 16] = [
+        Self::None,
+        Self::All,
+        Self::Some,
+        Self::PtpV1L4Event,
+        Self::PtpV1L4Sync,
+        Self::PtpV1L4DelayReq,
+        Self::PtpV2L4Event,
+        Self::PtpV2L4Sync,
+        Self::PtpV2L4DelayReq,
+        Self::PtpV2L2Event,
+        Self::PtpV2L2Sync,
+        Self::PtpV2L2DelayReq,
+        Self::PtpV2Event,
+        Self::PtpV2Sync,
+        Self::PtpV2DelayReq,
+        Self::NtpAll,
+    ];
+
+    /// The variant whose C value is `raw`, or `ERANGE`.
+    fn from_raw(raw: c_int) -> Result<Self> {
+        Self::ALL
+            .into_iter()
+            .find(|f| *f as c_int == raw)
+            .ok_or(ERANGE)
+    }
+}
+
+/// A hardware timestamping configuration (`struct kernel_hwtstamp_config`): what
+/// [`Operations::hwtstamp_get`] reports and [`Operations::hwtstamp_set`] applies. Its flags
+/// (a bonding master's PHC index) pass through the abstraction unchanged.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct HwTstampConfig {
+    /// Which transmitted frames are timestamped.
+    pub tx: HwTstampTx,
+    /// Which received frames are timestamped.
+    pub rx: HwTstampRx,
+}
+
+impl HwTstampConfig {
+    /// Nothing timestamped: the state of a device that has not been asked.
+    pub const OFF: Self = Self {
+        tx: HwTstampTx::Off,
+        rx: HwTstampRx::None,
+    };
 }
 
 /// Receive counters of one queue, or of a whole device (`struct netdev_queue_stats_rx`).
@@ -2311,6 +2446,16 @@ impl<T: Operations> OpsTable<T> {
         } else {
             None
         },
+        ndo_hwtstamp_get: if T::HAS_HWTSTAMP_GET {
+            Some(Self::hwtstamp_get)
+        } else {
+            None
+        },
+        ndo_hwtstamp_set: if T::HAS_HWTSTAMP_SET {
+            Some(Self::hwtstamp_set)
+        } else {
+            None
+        },
         ndo_validate_addr: Some(bindings::eth_validate_addr),
         // SAFETY: All-zero is a valid `net_device_ops` (every member is an optional pointer).
         ..unsafe { core::mem::zeroed() }
@@ -2409,6 +2554,57 @@ impl<T: Operations> OpsTable<T> {
                 bindings::netdev_tx_NETDEV_TX_BUSY
             }
         }
+    }
+
+    /// # Safety
+    ///
+    /// As for `open`; `cfg` must be valid for writes.
+    unsafe extern "C" fn hwtstamp_get(
+        dev: *mut bindings::net_device,
+        cfg: *mut bindings::kernel_hwtstamp_config,
+    ) -> c_int {
+        // SAFETY: As in `open`: registered for `T`; the core passes a `cfg` valid for the
+        // call, zeroed.
+        let (d, cfg) = unsafe { (Device::<T>::from_raw(dev), &mut *cfg) };
+        from_result(|| {
+            let c = T::hwtstamp_get(d)?;
+            cfg.tx_type = c.tx as c_int;
+            cfg.rx_filter = c.rx as c_int;
+            Ok(0)
+        })
+    }
+
+    /// # Safety
+    ///
+    /// As for `open`; `cfg` must be valid for reads and writes, `extack` null or valid.
+    unsafe extern "C" fn hwtstamp_set(
+        dev: *mut bindings::net_device,
+        cfg: *mut bindings::kernel_hwtstamp_config,
+        extack: *mut bindings::netlink_ext_ack,
+    ) -> c_int {
+        // SAFETY: As in `open`: registered for `T`, and `dev_set_hwtstamp_phylib()` runs under
+        // RTNL (the ioctl and ethtool's netlink request take it); the core passes a `cfg` and
+        // an `extack` valid for the call.
+        let (d, mut rtnl, cfg, mut ack) = unsafe {
+            (
+                Device::<T>::from_raw(dev),
+                Rtnl::assume_held(),
+                &mut *cfg,
+                ExtAck::from_raw(extack),
+            )
+        };
+        from_result(|| {
+            // The core validated the range (`net_hwtstamp_validate()`); a value added to the
+            // UAPI after this abstraction is refused as one the device cannot do.
+            let mut c = HwTstampConfig {
+                tx: HwTstampTx::from_raw(cfg.tx_type)?,
+                rx: HwTstampRx::from_raw(cfg.rx_filter)?,
+            };
+            T::hwtstamp_set(d, &mut rtnl, &mut c, &mut ack)?;
+            cfg.tx_type = c.tx as c_int;
+            cfg.rx_filter = c.rx as c_int;
+            Ok(0)
+        })
     }
 
     /// # Safety
