@@ -166,3 +166,23 @@ __rust_helper void rust_helper___vlan_hwaccel_put_tag(struct sk_buff *skb,
 {
 	__vlan_hwaccel_put_tag(skb, vlan_proto, vlan_tci);
 }
+
+__rust_helper u8 rust_helper_skb_tx_flags(const struct sk_buff *skb)
+{
+	return skb_shinfo(skb)->tx_flags;
+}
+
+__rust_helper void rust_helper_skb_tx_flags_add(struct sk_buff *skb, u8 flags)
+{
+	skb_shinfo(skb)->tx_flags |= flags;
+}
+
+__rust_helper struct sk_buff *rust_helper_skb_get(struct sk_buff *skb)
+{
+	return skb_get(skb);
+}
+
+__rust_helper void rust_helper_skb_set_hwtstamp(struct sk_buff *skb, ktime_t t)
+{
+	skb_hwtstamps(skb)->hwtstamp = t;
+}

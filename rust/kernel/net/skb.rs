@@ -600,6 +600,46 @@ impl SkBuff {
         unsafe { bindings::skb_tx_timestamp(self.as_raw()) }
     }
 
+    /// Sets the time the device received the frame, in nanoseconds of the device's PTP clock
+    /// (`skb_hwtstamps(skb)->hwtstamp`). A shared or cloned skb is left alone: the timestamp
+    /// lives in the shared info, which a clone shares.
+    #[inline]
+    pub fn set_hw_timestamp(&mut self, ns: i64) {
+        if !self.is_private() {
+            return;
+        }
+        // SAFETY: `self.0` is valid and private (above): no one else reads its shared info.
+        unsafe { bindings::skb_set_hwtstamp(self.as_raw(), ns) };
+    }
+
+    /// Whether the socket asked for a hardware timestamp of this frame's transmission
+    /// (`SKBTX_HW_TSTAMP`).
+    #[inline]
+    pub fn wants_hw_tx_timestamp(&self) -> bool {
+        let hw = bindings::SKBTX_HW_TSTAMP_NOBPF | bindings::SKBTX_BPF;
+        // SAFETY: `self.0` is valid (type invariant); the stack sets `tx_flags` before it
+        // hands the skb to the driver.
+        u32::from(unsafe { bindings::skb_tx_flags(self.as_raw()) }) & hw != 0
+    }
+
+    /// Starts a hardware timestamp of this frame's transmission: marks it in progress
+    /// (`SKBTX_IN_PROGRESS`, so that the software timestamp of [`SkBuff::tx_timestamp`] is not
+    /// also taken unless the socket asked for both) and takes a reference of its own that
+    /// delivers the timestamp once the device has it. Call it before `tx_timestamp`.
+    #[inline]
+    pub fn start_hw_tx_timestamp(&mut self) -> TxTimestamp {
+        let p = self.as_raw();
+        // SAFETY: `self.0` is valid. Like C drivers, the driver transmitting the skb marks the
+        // flag in the shared info, which the stack leaves to the driver while it transmits;
+        // `skb_get()` adds a reference to a valid skb.
+        unsafe {
+            bindings::skb_tx_flags_add(p, bindings::SKBTX_IN_PROGRESS as u8);
+            bindings::skb_get(p);
+        }
+        // INVARIANT: the reference taken above.
+        TxTimestamp(self.0)
+    }
+
     /// Frees the skb as successfully transmitted, from any context (`dev_consume_skb_any()`).
     #[inline]
     pub fn consume(self) {
@@ -657,5 +697,42 @@ impl Drop for SkBuff {
     fn drop(&mut self) {
         // SAFETY: we own one reference; safe in any context.
         unsafe { bindings::dev_kfree_skb_any(self.as_raw()) };
+    }
+}
+
+/// A transmitted frame waiting for its hardware timestamp: a reference to its skb that
+/// [`SkBuff::start_hw_tx_timestamp`] took. Delivering the timestamp consumes it; dropping it
+/// (the device lost the timestamp, the frame was not sent) only gives the reference back, and
+/// the socket gets no timestamp.
+///
+/// # Invariants
+///
+/// `self.0` points to a valid skb of which this object owns one reference.
+pub struct TxTimestamp(NonNull<bindings::sk_buff>);
+
+// SAFETY: The reference is owned; an skb may be handed between CPUs.
+unsafe impl Send for TxTimestamp {}
+// SAFETY: No `&self` method exists.
+unsafe impl Sync for TxTimestamp {}
+
+impl TxTimestamp {
+    /// Delivers the time the device sent the frame, in nanoseconds of the device's PTP clock,
+    /// to the socket's error queue (`skb_tstamp_tx()`), from any context.
+    pub fn complete(self, ns: i64) {
+        // SAFETY: The structure is plain data; all-zero is valid.
+        let mut hw: bindings::skb_shared_hwtstamps = unsafe { core::mem::zeroed() };
+        hw.__bindgen_anon_1.hwtstamp = ns;
+        // SAFETY: `self.0` is a valid skb we hold a reference to (type invariant);
+        // `skb_tstamp_tx()` takes what it needs (a clone for the socket) and may run in any
+        // context. Dropping `self` then gives our reference back.
+        unsafe { bindings::skb_tstamp_tx(self.0.as_ptr(), &mut hw) };
+    }
+}
+
+impl Drop for TxTimestamp {
+    #[inline]
+    fn drop(&mut self) {
+        // SAFETY: we own one reference (type invariant); safe in any context.
+        unsafe { bindings::dev_kfree_skb_any(self.0.as_ptr()) };
     }
 }
