@@ -8,8 +8,8 @@ use kernel::{
     net::{
         napi::{Instance, Napi, NapiContext, NoPoll, Poll, Rx, RxContext},
         netdev::{
-            self, ring, Config, Device, FdbAdd, IrqDevice, Operations, Rtnl, RxMode, TxRequest,
-            Xmit, XmitQueue,
+            self, ring, Config, Device, FdbAdd, HwTstampConfig, HwTstampRx, IrqDevice, Operations,
+            Rtnl, RxMode, TxRequest, Xmit, XmitQueue,
         },
         page_pool::{Layout, Page, PagePool, ParkedPage},
         skb::SkBuff,
@@ -262,9 +262,28 @@ impl Operations for Net<'_> {
         _dev: &Device<Self>,
         _txq: &XmitQueue<'x>,
         _data: &mut (),
-        _skb: TxRequest<'x>,
+        skb: TxRequest<'x>,
     ) -> Xmit<'x> {
+        // Control of tx_timestamp_twice: delivered once.
+        let mut skb = skb.accept();
+        if skb.wants_hw_tx_timestamp() {
+            skb.start_hw_tx_timestamp().complete(0);
+        }
         Xmit::Ok
+    }
+
+    fn hwtstamp_get(_dev: &Device<Self>) -> Result<HwTstampConfig> {
+        Ok(HwTstampConfig::OFF)
+    }
+
+    fn hwtstamp_set(
+        _dev: &Device<Self>,
+        _rtnl: &mut Rtnl,
+        config: &mut HwTstampConfig,
+        _extack: &mut ExtAck<'_>,
+    ) -> Result {
+        config.rx = HwTstampRx::PtpV2Event;
+        Ok(())
     }
 
     fn set_rx_mode(_dev: &Device<Self>, mode: &RxMode<'_>) {
