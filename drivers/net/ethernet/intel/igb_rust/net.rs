@@ -40,6 +40,7 @@ use kernel::net::ethtool::{
 use kernel::net::ethtool::TsInfo; //@ ptp
 use kernel::net::ethtool::{PauseStats, StringSet, StringWriter}; //@ stats
 use kernel::net::ethtool::{Wol, WolEvent, WolSettings}; //@ pm
+use kernel::net::netdev::{HwTstampConfig, HwTstampRx, HwTstampTx}; //@ ptp
 use kernel::net::netdev::{QueueStatsRx, QueueStatsTx}; //@ stats
 use kernel::net::{skb::VlanTag, xdp}; //@ xdp
 
@@ -125,13 +126,15 @@ const RESET_BACKOFF_MAX: u32 = 32;
 //@ end
 //@ from stats
 /// Device-wide counters `ethtool -S` shows after the queues'.
-const DEVICE_STATS: [&str; 6] = [
+const DEVICE_STATS: &[&str] = &[
     "tx_timeout_count",
     "tx_hang_count",
     "reset_count",
     "device_reset_asserted",
     "tx_dma_out_of_sync",
     "rx_queue_drops",
+    "tx_hwtstamp_timeouts", //@ ptp
+    "tx_hwtstamp_skipped",  //@ ptp
 ];
 //@ end
 
@@ -1332,6 +1335,7 @@ impl<'bound> IgbNet<'bound> {
         //@ end
         hw::set_driver_loaded(bar, true);
         self.hw_stats.thaw(); //@ stats
+        self.phc.restore(bar); //@ ptp
         self.configure_interrupts(dev)?;
         //@ from datapath
         // Read-modify-write: the other bits keep their reset values.
@@ -1533,6 +1537,12 @@ impl<'bound> IgbNet<'bound> {
                 other.data().check_link(dev, rtnl, link_event);
             }
         }
+        //@ from ptp
+        // A frame that waits for its TX timestamp with no poll to come is given up here.
+        if self.phc.tx_waiting() {
+            self.phc.tx_poll(&self.hw.bar);
+        }
+        //@ end
         let mut reset = self.reset_requested.xchg(0, Relaxed) != 0;
         // Every run queues the next one a period later, so periodic runs are at least a period
         // apart; a run that came early must not judge TX progress.
@@ -1634,6 +1644,8 @@ impl<'bound> IgbNet<'bound> {
         //@ until datapath: self.quiesce(mode)
         //@ from datapath
         let stopped = self.quiesce(mode);
+        // The frame waiting for its TX timestamp is freed below, or was never sent.
+        self.phc.tx_abort(); //@ ptp
         for (q, v) in vectors(dev).skip(1).enumerate() {
             let _ = v.with_state(rtnl, |_, st, _| {
                 if let Some(rx) = st {
@@ -1999,6 +2011,22 @@ impl<'bound> netdev::Operations for IgbNet<'bound> {
         tx.set_packets(tp);
         tx.set_bytes(tb);
         tx.set_hw_gso_packets(tg);
+    }
+    //@ end
+
+    //@ from ptp
+    fn hwtstamp_get(dev: &netdev::Device<Self>) -> Result<HwTstampConfig> {
+        Ok(dev.data().phc.config())
+    }
+
+    fn hwtstamp_set(
+        dev: &netdev::Device<Self>,
+        _rtnl: &mut Rtnl,
+        config: &mut HwTstampConfig,
+        extack: &mut ExtAck<'_>,
+    ) -> Result {
+        let this = dev.data();
+        this.phc.set_config(&this.hw.bar, config, extack)
     }
     //@ end
 }
@@ -2657,8 +2685,19 @@ impl<'bound> ethtool::Operations for IgbNet<'bound> {
     //@ from ptp
     fn get_ts_info(dev: &netdev::Device<Self>, info: &mut TsInfo<'_>) -> Result {
         // `start_xmit` takes the software TX timestamp of every frame.
-        info.add_timestamping(TsInfo::TX_SOFTWARE);
+        info.add_timestamping(
+            TsInfo::TX_SOFTWARE | TsInfo::TX_HARDWARE | TsInfo::RX_HARDWARE | TsInfo::RAW_HARDWARE,
+        );
         info.set_phc_index(dev.phc_index());
+        info.set_tx_types(&[HwTstampTx::Off, HwTstampTx::On]);
+        // What `hwtstamp_set` keeps as it is; the other PTP v2 filters are widened to
+        // `PtpV2Event`.
+        info.set_rx_filters(&[
+            HwTstampRx::None,
+            HwTstampRx::PtpV1L4Sync,
+            HwTstampRx::PtpV1L4DelayReq,
+            HwTstampRx::PtpV2Event,
+        ]);
         Ok(())
     }
     //@ end
@@ -2782,6 +2821,8 @@ impl<'bound> ethtool::Operations for IgbNet<'bound> {
             this.device_resets.load(Relaxed),
             this.dma_out_of_sync.load(Relaxed),
             drops.iter().sum(),
+            this.phc.tx_timeouts.load(Relaxed), //@ ptp
+            this.phc.tx_skipped.load(Relaxed),  //@ ptp
         ];
         for (val, slot) in device.into_iter().zip(&mut it) {
             *slot = val;

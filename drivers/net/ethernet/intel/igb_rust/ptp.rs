@@ -19,13 +19,20 @@
 
 use kernel::{
     ffi::c_long,
-    io::Io,
+    io::{register::Array, Io},
+    net::{
+        netdev::{ExtAck, HwTstampConfig, HwTstampRx, HwTstampTx},
+        skb::{SkBuff, TxTimestamp},
+    },
     new_spinlock_irq,
     num::Bounded,
     prelude::*,
     ptp::{self, Nanos, SystemTimestamps},
-    sync::SpinLockIrq,
-    time::{msecs_to_jiffies, BootTime, Instant, Jiffies},
+    sync::{
+        atomic::{Atomic, Relaxed},
+        SpinLockIrq,
+    },
+    time::{msecs_to_jiffies, BootTime, Delta, Instant, Jiffies, Monotonic},
 };
 
 use crate::{hw::Bar0, net::IgbNet, regs};
@@ -65,11 +72,31 @@ struct Time {
     fresh: bool,
 }
 
-/// The PTP hardware clock of a port.
+/// How long a frame may wait for its TX timestamp before it is given up (and counted).
+const TX_TIMEOUT: Delta = Delta::from_millis(1000);
+
+/// The frame whose TX timestamp the device will latch: the 82576 latches one at a time.
+struct TxWait {
+    stamp: TxTimestamp,
+    since: Instant<Monotonic>,
+}
+
+/// The PTP hardware clock of a port, and the timestamping of its frames.
 #[pin_data]
 pub(crate) struct Phc {
     #[pin]
     time: SpinLockIrq<Time>,
+    /// What `hwtstamp_set` applied ([`pack`]); changed under RTNL.
+    config: Atomic<u32>,
+    /// The frame waiting for its TX timestamp, if any.
+    #[pin]
+    tx: SpinLockIrq<Option<TxWait>>,
+    /// Whether `tx` holds a frame: the polls look here first, without the lock.
+    tx_busy: Atomic<u32>,
+    /// Frames that asked for a TX timestamp while another one's was pending (not stamped).
+    pub(crate) tx_skipped: Atomic<u64>,
+    /// Frames whose TX timestamp did not come within [`TX_TIMEOUT`].
+    pub(crate) tx_timeouts: Atomic<u64>,
 }
 
 impl Phc {
@@ -88,7 +115,162 @@ impl Phc {
                 },
                 "igb_rust_phc"
             ),
+            config: Atomic::new(pack(HwTstampConfig::OFF)),
+            tx <- new_spinlock_irq!(None, "igb_rust_tx_tstamp"),
+            tx_busy: Atomic::new(0),
+            tx_skipped: Atomic::new(0),
+            tx_timeouts: Atomic::new(0),
         })
+    }
+
+    /// The time of a timestamp the device latched (`raw`, SYSTIM then), in the clock's
+    /// nanoseconds. SYSTIM is read first, so that a reset since the last read is seen.
+    fn time_of(&self, bar: &Bar0<'_>, raw: u64) -> Nanos {
+        let mut t = self.time.lock();
+        t.update(bar, &mut SystemTimestamps::none());
+        // Signed: the timestamp was latched before this read, less than half of SYSTIM's
+        // range (hours) ago. `frac` is the part of a nanosecond `ns` leaves out.
+        let delta = (raw.wrapping_sub(t.last) as i64).saturating_add(t.frac as i64);
+        t.ns.saturating_add(delta >> SHIFT)
+    }
+
+    /// Programs SYSTIM's increment if a reset cleared it, and the timestamping `hwtstamp_set`
+    /// applied: at bring-up, after every MAC reset.
+    pub(crate) fn restore(&self, bar: &Bar0<'_>) {
+        self.time.lock().update(bar, &mut SystemTimestamps::none());
+        program(bar, unpack(self.config.load(Relaxed)));
+    }
+
+    /// What `hwtstamp_get` reports.
+    pub(crate) fn config(&self) -> HwTstampConfig {
+        unpack(self.config.load(Relaxed))
+    }
+
+    /// Applies `req` (`hwtstamp_set`, under RTNL), widened to what the 82576 can filter;
+    /// refuses with `ERANGE` what it cannot do.
+    pub(crate) fn set_config(
+        &self,
+        bar: &Bar0<'_>,
+        req: &mut HwTstampConfig,
+        extack: &mut ExtAck<'_>,
+    ) -> Result {
+        if !matches!(req.tx, HwTstampTx::Off | HwTstampTx::On) {
+            extack.set_msg(c"the 82576 has no one-step TX timestamps");
+            return Err(ERANGE);
+        }
+        req.rx = match req.rx {
+            HwTstampRx::None | HwTstampRx::PtpV1L4Sync | HwTstampRx::PtpV1L4DelayReq => req.rx,
+            HwTstampRx::PtpV2L4Event
+            | HwTstampRx::PtpV2L4Sync
+            | HwTstampRx::PtpV2L4DelayReq
+            | HwTstampRx::PtpV2L2Event
+            | HwTstampRx::PtpV2L2Sync
+            | HwTstampRx::PtpV2L2DelayReq
+            | HwTstampRx::PtpV2Event
+            | HwTstampRx::PtpV2Sync
+            | HwTstampRx::PtpV2DelayReq => HwTstampRx::PtpV2Event,
+            // It timestamps one kind of PTP v1 message at a time, and not all frames.
+            _ => {
+                extack.set_msg(c"the 82576 timestamps PTP v1 Sync or Delay_Req, or PTP v2");
+                return Err(ERANGE);
+            }
+        };
+        self.config.store(pack(*req), Relaxed);
+        program(bar, *req);
+        if req.tx == HwTstampTx::Off {
+            self.tx_abort();
+        }
+        Ok(())
+    }
+
+    /// Claims the port's one TX timestamp for `skb`, which asked for it
+    /// ([`SkBuff::wants_hw_tx_timestamp`]): `true` if the frame's descriptor is to ask the
+    /// device for it. [`Phc::tx_unclaim`] gives it back if the frame is not sent after all.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn tx_claim(&self, skb: &mut SkBuff) -> bool {
+        if unpack(self.config.load(Relaxed)).tx != HwTstampTx::On {
+            return false;
+        }
+        let mut w = self.tx.lock();
+        if w.is_some() {
+            self.tx_skipped.add(1, Relaxed);
+            return false;
+        }
+        *w = Some(TxWait {
+            stamp: skb.start_hw_tx_timestamp(),
+            since: Instant::now(),
+        });
+        self.tx_busy.store(1, Relaxed);
+        true
+    }
+
+    /// Gives back the TX timestamp [`Phc::tx_claim`] took for a frame that was not sent.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn tx_unclaim(&self) {
+        self.tx_abort();
+    }
+
+    /// Forgets the frame waiting for its TX timestamp, if any (the device was reset, or
+    /// timestamping turned off): its socket gets none.
+    pub(crate) fn tx_abort(&self) {
+        let w = self.tx.lock().take();
+        self.tx_busy.store(0, Relaxed);
+        // Outside the lock: freeing the skb may run its destructor.
+        drop(w);
+    }
+
+    /// Whether a frame waits for its TX timestamp: then the vector's poll calls
+    /// [`Phc::tx_poll`].
+    #[inline(always)]
+    pub(crate) fn tx_waiting(&self) -> bool {
+        self.tx_busy.load(Relaxed) != 0
+    }
+
+    /// Delivers the waiting frame's TX timestamp if the device latched it; gives it up if it
+    /// waited longer than [`TX_TIMEOUT`]. Called from the vectors' polls, which the frame's
+    /// completion schedules, and from the watchdog.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn tx_poll(&self, bar: &Bar0<'_>) {
+        let mut g = self.tx.lock();
+        let Some(since) = g.as_ref().map(|w| w.since) else {
+            return;
+        };
+        let raw = if bar.read(regs::TSYNCTXCTL).valid() {
+            let lo = bar.read(regs::TXSTMPL).bits().get();
+            // Frees TXSTMP for the next frame.
+            let hi = bar.read(regs::TXSTMPH).bits().get();
+            Some((u64::from(hi) << 32) | u64::from(lo))
+        } else if since.elapsed() > TX_TIMEOUT {
+            self.tx_timeouts.add(1, Relaxed);
+            // In case the device latched it just now: free TXSTMP for the next frame.
+            let _ = bar.read(regs::TXSTMPH);
+            None
+        } else {
+            return;
+        };
+        let w = g.take();
+        self.tx_busy.store(0, Relaxed);
+        drop(g);
+        if let (Some(w), Some(raw)) = (w, raw) {
+            w.stamp.complete(self.time_of(bar, raw));
+        }
+    }
+
+    /// Sets the RX timestamp the device latched for `skb`, whose descriptor says it has one.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn rx_stamp(&self, bar: &Bar0<'_>, skb: &mut SkBuff) {
+        if !bar.read(regs::TSYNCRXCTL).valid() {
+            return;
+        }
+        let lo = bar.read(regs::RXSTMPL).bits().get();
+        let hi = bar.read(regs::RXSTMPH).bits().get();
+        // Frees RXSTMP for the next frame (QEMU frees it here, the 82576 at RXSTMPH).
+        let _ = bar.read(regs::RXSATRH);
+        skb.set_hw_timestamp(self.time_of(bar, (u64::from(hi) << 32) | u64::from(lo)));
     }
 }
 
@@ -202,4 +384,103 @@ impl ptp::Clock for IgbNet<'_> {
             .update(&self.hw.bar, &mut SystemTimestamps::none());
         Some(msecs_to_jiffies(AUX_PERIOD_MS))
     }
+}
+
+/// Packs a configuration into [`Phc::config`]: TX in bit 8, the RX filter below.
+fn pack(c: HwTstampConfig) -> u32 {
+    (u32::from(c.tx == HwTstampTx::On) << 8) | c.rx as u32
+}
+
+/// The configuration [`pack`] packed; only those `set_config` accepts are ever packed.
+fn unpack(v: u32) -> HwTstampConfig {
+    HwTstampConfig {
+        tx: if v & (1 << 8) != 0 {
+            HwTstampTx::On
+        } else {
+            HwTstampTx::Off
+        },
+        rx: match v & 0xff {
+            x if x == HwTstampRx::PtpV1L4Sync as u32 => HwTstampRx::PtpV1L4Sync,
+            x if x == HwTstampRx::PtpV1L4DelayReq as u32 => HwTstampRx::PtpV1L4DelayReq,
+            x if x == HwTstampRx::PtpV2Event as u32 => HwTstampRx::PtpV2Event,
+            _ => HwTstampRx::None,
+        },
+    }
+}
+
+/// The UDP port of PTP event messages.
+const PTP_EVENT_PORT: u16 = 319;
+/// The EtherType of PTP over Ethernet.
+const ETH_P_1588: u16 = 0x88f7;
+/// The filters timestamping uses: EtherType filter 3 and five-tuple filter 3.
+const FILTER: usize = 3;
+
+/// Programs the device's timestamping for `c` (one `set_config` accepted).
+fn program(bar: &Bar0<'_>, c: HwTstampConfig) {
+    bar.update(regs::TSYNCTXCTL, |r| r.with_en(c.tx == HwTstampTx::On));
+    // TSYNCRXCTL's kind, TSYNCRXCFG's PTP v1 control field (Sync 0, Delay_Req 1), and
+    // whether the L2 and L4 filters timestamp.
+    let (l2, l4) = match c.rx {
+        HwTstampRx::PtpV1L4Sync => {
+            bar.update(regs::TSYNCRXCTL, |r| r.with_en(true).with_const_kind::<1>());
+            bar.write_reg(regs::TSYNCRXCFG::zeroed().with_const_v1_ctrl::<0>());
+            (false, true)
+        }
+        HwTstampRx::PtpV1L4DelayReq => {
+            bar.update(regs::TSYNCRXCTL, |r| r.with_en(true).with_const_kind::<1>());
+            bar.write_reg(regs::TSYNCRXCFG::zeroed().with_const_v1_ctrl::<1>());
+            (false, true)
+        }
+        HwTstampRx::PtpV2Event => {
+            bar.update(regs::TSYNCRXCTL, |r| r.with_en(true).with_const_kind::<5>());
+            bar.write_reg(regs::TSYNCRXCFG::zeroed());
+            (true, true)
+        }
+        _ => {
+            bar.update(regs::TSYNCRXCTL, |r| {
+                r.with_en(false).with_const_kind::<0>()
+            });
+            bar.write_reg(regs::TSYNCRXCFG::zeroed());
+            (false, false)
+        }
+    };
+    let etqf = if l2 {
+        regs::ETQF::zeroed()
+            .with_en(true)
+            .with_ts(true)
+            .with_const_etype::<{ ETH_P_1588 as u32 }>()
+    } else {
+        regs::ETQF::zeroed()
+    };
+    bar.write(regs::ETQF::at(FILTER), etqf);
+    // UDP from and to port 319 (in network order, as the device compares it): protocol and
+    // source port compared, addresses not (mask 0b0110).
+    let ftqf = if l4 {
+        bar.write(
+            regs::IMIR::at(FILTER),
+            regs::IMIR::zeroed().with_const_port::<{ PTP_EVENT_PORT.swap_bytes() as u32 }>(),
+        );
+        bar.write(
+            regs::IMIREXT::at(FILTER),
+            regs::IMIREXT::zeroed()
+                .with_size_bp(true)
+                .with_ctrl_bp(true),
+        );
+        bar.write(
+            regs::SPQF::at(FILTER),
+            regs::SPQF::zeroed().with_const_port::<{ PTP_EVENT_PORT.swap_bytes() as u32 }>(),
+        );
+        regs::FTQF::zeroed()
+            .with_const_protocol::<17>()
+            .with_vf_bp(true)
+            .with_ts(true)
+            .with_const_mask::<0b0110>()
+    } else {
+        regs::FTQF::zeroed().with_const_mask::<0b1111>()
+    };
+    bar.write(regs::FTQF::at(FILTER), ftqf);
+    // A timestamp latched under the old configuration would block the next: free both.
+    let _ = bar.read(regs::TXSTMPH);
+    let _ = bar.read(regs::RXSTMPH);
+    let _ = bar.read(regs::RXSATRH);
 }

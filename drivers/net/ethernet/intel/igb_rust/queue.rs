@@ -59,6 +59,8 @@ use kernel::net::xdp::{DropReason, Frame}; //@ xdp
 
 use crate::{hw::Bar0, regs, IgbNet};
 
+use crate::ptp::Phc; //@ ptp
+
 //@ from datapath
 //@ from xdp
 /// The RSS hash of a received frame for an XDP program (`bpf_xdp_metadata_rx_hash()`), from
@@ -230,6 +232,7 @@ const RXD_STAT_EOP: u64 = 1 << 1;
 const RXD_STAT_VP: u64 = 1 << 3;
 const RXD_STAT_UDPCS: u64 = 1 << 4;
 const RXD_STAT_L4CS: u64 = 1 << 5;
+const RXD_STAT_TS: u64 = 1 << 16; //@ ptp
 /// CE | SE | SEQ | CXE | RXE: the frame is corrupt.
 const RXD_ERR_FRAME: u64 = 0x9700_0000;
 const RXD_ERR_L4E: u64 = 1 << 29;
@@ -238,6 +241,10 @@ const TXD_DTYP_DATA: u64 = 0x0030_0000;
 const TXD_CMD_EOP: u64 = 1 << 24;
 const TXD_CMD_IFCS: u64 = 1 << 25;
 const TXD_CMD_RS: u64 = 1 << 27;
+//@ from ptp
+/// Latch the frame's TX timestamp (TXSTMP) as it goes out.
+const TXD_MAC_TSTAMP: u64 = 1 << 19;
+//@ end
 const TXD_CMD_DEXT: u64 = 1 << 29;
 /// What every data descriptor carries: an advanced data descriptor, FCS inserted.
 const TXD_DATA: u64 = TXD_DTYP_DATA | TXD_CMD_DEXT | TXD_CMD_IFCS;
@@ -1088,6 +1095,13 @@ impl<'bound> Poll for VectorData<'bound> {
                 if let Some(tx) = tx {
                     self.clean_tx(dev, ctx, q, tx);
                 }
+                //@ from ptp
+                // The frame's completion brought this poll: its timestamp is latched by now.
+                let this = dev.data();
+                if this.phc.tx_waiting() {
+                    this.phc.tx_poll(&this.hw.bar);
+                }
+                //@ end
                 match rx {
                     Some(Rx {
                         state: Some(ring),
@@ -1829,6 +1843,12 @@ impl<'bound> VectorData<'bound> {
         if offloads.vlan && hi & RXD_STAT_VP != 0 {
             skb.set_rx_vlan_ctag((hi >> 48) as u16);
         }
+        //@ from ptp
+        if hi & RXD_STAT_TS != 0 {
+            let this = dev.data();
+            this.phc.rx_stamp(&this.hw.bar, &mut skb);
+        }
+        //@ end
         if let Some(q) = offloads.queue {
             skb.record_rx_queue(q);
         }
@@ -1890,6 +1910,29 @@ fn xmit_full(
     }
     stopped
 }
+
+//@ from ptp
+/// The port's TX timestamp, claimed for a frame being queued: given back unless the frame is
+/// sent ([`TstampClaim::keep`]).
+struct TstampClaim<'a>(Option<&'a Phc>);
+
+impl TstampClaim<'_> {
+    /// The frame went to the device: its timestamp is delivered or timed out.
+    #[inline(always)]
+    fn keep(mut self) {
+        self.0 = None;
+    }
+}
+
+impl Drop for TstampClaim<'_> {
+    #[inline(always)]
+    fn drop(&mut self) {
+        if let Some(phc) = self.0 {
+            phc.tx_unclaim();
+        }
+    }
+}
+//@ end
 
 /// Queues the frame of `req` on TX queue `q`, whose xmit lock the caller holds with `data`.
 #[inline(always)]
@@ -1983,6 +2026,12 @@ fn xmit_frame<'x>(
             _ => return None,
         },
     };
+    //@ from ptp
+    // Before the software timestamp, which a hardware one replaces. Given back if the frame
+    // is not sent.
+    let stamp = skb.wants_hw_tx_timestamp() && dev.data().phc.tx_claim(&mut skb);
+    let claim = TstampClaim(stamp.then_some(&dev.data().phc));
+    //@ end
     skb.tx_timestamp();
     let len = skb.len();
     let (pkts, bytes) = match &tso {
@@ -2020,6 +2069,9 @@ fn xmit_frame<'x>(
         let hi = offload_context(desc, first, len, vlan, csum.as_ref(), tso.as_ref());
         (hi, ring_next(first, size), 1)
     };
+    //@ from ptp
+    let hi = if stamp { hi | TXD_MAC_TSTAMP } else { hi };
+    //@ end
     // A frame of one piece of at most 32 KiB, most frames, takes one data descriptor.
     // Otherwise they are counted as they are written: one per 32 KiB of every piece.
     let last = match segs {
@@ -2056,6 +2108,7 @@ fn xmit_frame<'x>(
         }
         return None;
     }
+    claim.keep(); //@ ptp
     xq.sent(bytes);
     // Room for the largest next frame, or stop until completions.
     if free.len() < TX_DESC_NEEDED {

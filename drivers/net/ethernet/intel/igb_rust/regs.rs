@@ -541,5 +541,94 @@ register! {
         31:24 period;
         23:0 incvalue;
     }
+
+    /// TX Time Sync Control.
+    pub(crate) TSYNCTXCTL(u32) @ 0xb614 {
+        /// Timestamp frames whose data descriptor asks for it.
+        4:4 en => bool;
+        /// TXSTMP holds a timestamp; no other frame is timestamped until TXSTMPH is read.
+        0:0 valid => bool;
+    }
+
+    /// TX timestamp, low half.
+    pub(crate) TXSTMPL(u32) @ 0xb618 {
+        31:0 bits;
+    }
+
+    /// TX timestamp, high half: reading it frees TXSTMP for the next frame.
+    pub(crate) TXSTMPH(u32) @ 0xb61c {
+        31:0 bits;
+    }
+
+    /// RX Time Sync Control.
+    pub(crate) TSYNCRXCTL(u32) @ 0xb620 {
+        /// Timestamp received frames of `kind`.
+        4:4 en => bool;
+        /// Which: 0 PTP v2 over L2, 1 PTP v1 over L4, 2 PTP v2 over both, 5 PTP v2 events.
+        3:1 kind;
+        /// RXSTMP holds a timestamp; no other frame is timestamped until it is read.
+        0:0 valid => bool;
+    }
+
+    /// RX timestamp, low half.
+    pub(crate) RXSTMPL(u32) @ 0xb624 {
+        31:0 bits;
+    }
+
+    /// RX timestamp, high half.
+    pub(crate) RXSTMPH(u32) @ 0xb628 {
+        31:0 bits;
+    }
+
+    /// The timestamped frame's source ID and sequence ID (reading it frees RXSTMP on QEMU).
+    pub(crate) RXSATRH(u32) @ 0xb630 {
+        31:0 bits;
+    }
+
+    /// RX Time Sync Configuration: which PTP messages are timestamped.
+    pub(crate) TSYNCRXCFG(u32) @ 0x5f50 {
+        /// PTP v2 message ID.
+        15:8 v2_msgid;
+        /// PTP v1 control field.
+        7:0 v1_ctrl;
+    }
+
+    /// EtherType Queue Filter.
+    pub(crate) ETQF(u32)[8] @ 0x5cb0 {
+        /// Timestamp frames of this EtherType (IEEE 1588).
+        30:30 ts => bool;
+        26:26 en => bool;
+        15:0 etype;
+    }
+
+    /// Five-tuple Queue Filter.
+    pub(crate) FTQF(u32)[8] @ 0x59e0 {
+        /// Fields not compared: bit 0 protocol, 1 source address, 2 destination address,
+        /// 3 source port.
+        31:28 mask;
+        /// Timestamp matching frames.
+        27:27 ts => bool;
+        /// Frames of any pool match.
+        15:15 vf_bp => bool;
+        7:0 protocol;
+    }
+
+    /// Immediate Interrupt RX: the destination port of a five-tuple filter.
+    pub(crate) IMIR(u32)[8] @ 0x5a80 {
+        15:0 port;
+    }
+
+    /// Immediate Interrupt RX Extended.
+    pub(crate) IMIREXT(u32)[8] @ 0x5aa0 {
+        /// TCP flags are not compared.
+        19:19 ctrl_bp => bool;
+        /// The frame size is not compared.
+        12:12 size_bp => bool;
+    }
+
+    /// Source Port Queue Filter: the source port of a five-tuple filter.
+    pub(crate) SPQF(u32)[8] @ 0x5960 {
+        15:0 port;
+    }
     //@ end
 }
