@@ -212,6 +212,14 @@ if [ ! -x "$BUILD/testptp" ] || [ "$PT.c" -nt "$BUILD/testptp" ]; then
 		die "cannot build testptp"
 	mv -f "$BUILD/testptp.$$" "$BUILD/testptp"
 fi
+# The tests' sender and receiver of hardware-timestamped PTP frames.
+HT=$REPO/tools/igb_rust/hwtstamp/hwtstamp
+if [ ! -x "$BUILD/hwtstamp" ] || [ "$HT.c" -nt "$BUILD/hwtstamp" ]; then
+	[ -f "$BUILD/usr/include/linux/net_tstamp.h" ] || "${MAKE[@]}" -s headers
+	gcc -O2 -Wall -isystem "$BUILD/usr/include" -o "$BUILD/hwtstamp.$$" "$HT.c" ||
+		die "cannot build hwtstamp"
+	mv -f "$BUILD/hwtstamp.$$" "$BUILD/hwtstamp"
+fi
 fi
 ln -sfn "$BUILD" "$CURRENT"
 log "done: $BUILD"

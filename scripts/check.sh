@@ -322,7 +322,7 @@ bench_report() {
 # one queue too.
 # (One line: the guest's command line cannot carry a newline.)
 SIDE_SELFTESTS="xdp.py ping.py stats.py ring_reconfig.py hw/pp_alloc_fail.py"
-SIDE_SELFTESTS+=" hw/csum.py hw/tso.py hw/xdp_metadata.py"
+SIDE_SELFTESTS+=" hw/csum.py hw/tso.py hw/xdp_metadata.py hw/nic_timestamp.py"
 if [ "$KARCH" = x86 ] && [ -z "${TESTS:-}" ] && [ -z "${SELFTEST_SCRIPTS:-}" ] &&
 	case " $CHECK_KERNELS " in *" production "*) true;; *) false;; esac; then
 	(

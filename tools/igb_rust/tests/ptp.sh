@@ -110,6 +110,74 @@ check "after down/up (a MAC reset) the clock went on: 2000000 + the $(awk -v a="
 		awk -v v=$r 'BEGIN {exit !(v >= 0.9 && v <= 1.1)}'"
 check "pings cross with the clock running" ping -q -c 3 -i 0.2 -W 2 $PEER_IP
 
+# --- hardware timestamps of frames ------------------------------------------
+# QEMU latches SYSTIM for a TX frame whose descriptor asks for it, and for a
+# received PTP v2 Sync message over Ethernet (the EtherType filter); the 82576
+# holds one timestamp each way until it is read.
+HWTS=$IGB_RUST_BUILD/hwtstamp
+ts=$(ethtool -T "$DUT_IF" 2>&1)
+check "ethtool -T: hardware TX, RX and raw clock; TX types off and on; RX filters none, PTP v1 L4 Sync and Delay_Req, PTP v2 events" \
+	sh -c "echo '$ts' | grep -q hardware-transmit && echo '$ts' | grep -q hardware-receive &&
+		echo '$ts' | grep -q hardware-raw-clock &&
+		[ \"\$(echo '$ts' | sed -n '/Hardware Transmit Timestamp Modes/,/Hardware Receive Filter Modes/p' | grep -cE '^\s+(off|on)')\" = 2 ] &&
+		[ \"\$(echo '$ts' | sed -n '/Hardware Receive Filter Modes/,\$p' | grep -cE '^\s+(none|ptpv1-l4-sync|ptpv1-l4-delay-req|ptpv2-event)')\" = 4 ]"
+check "SIOCGHWTSTAMP: nothing timestamped yet (tx 0 rx 0)" sh -c "[ \"\$($HWTS get $DUT_IF)\" = 'tx 0 rx 0' ]"
+e1=$($HWTS config "$DUT_IF" 2 0)
+e2=$($HWTS config "$DUT_IF" 1 1)
+check "SIOCSHWTSTAMP refuses one-step TX ($e1) and all-frames RX ($e2) with ERANGE, changing nothing" \
+	sh -c "[ '$e1' = 'error 34' ] && [ '$e2' = 'error 34' ] && [ \"\$($HWTS get $DUT_IF)\" = 'tx 0 rx 0' ]"
+a=$($HWTS config "$DUT_IF" 1 9)
+check "SIOCSHWTSTAMP tx on, rx PTP v2 L2 events: widened to PTP v2 events ($a), as SIOCGHWTSTAMP reports" \
+	sh -c "[ '$a' = 'tx 1 rx 12' ] && [ \"\$($HWTS get $DUT_IF)\" = 'tx 1 rx 12' ]"
+# Every stamp between the clock's readings around its frame, and increasing.
+stamps_ok() {	# stamps_ok FILE N KIND
+	awk -v n="$2" -v k="$3" '
+		$1 != k || $3 == "none" { bad = 1; next }
+		k == "tx" && !($4 <= $3 && $3 <= $5) { bad = 1 }
+		k == "rx" && !($3 <= $4 && $4 - $3 < 2000000000) { bad = 1 }
+		$3 <= last { bad = 1 } { last = $3; seen++ }
+		END { exit bad || seen != n }' "$1"
+}
+out=$OUT/hwtstamp
+mkdir -p "$out"
+$HWTS send "$DUT_IF" "$PEER_MAC" 5 "$PTP" > "$out/tx" 2>&1
+check "TX: 5 PTP Sync frames sent, 5 hardware timestamps, each between the clock's readings around its send ($(tr '\n' ';' < "$out/tx" | cut -c1-120))" \
+	stamps_ok "$out/tx" 5 tx
+$HWTS recv "$DUT_IF" 5 "$PTP" 20 > "$out/rx" 2>&1 &
+rpid=$!
+sleep 0.5
+ip netns exec $NS "$HWTS" send "$PEER_IF" "$DUT_MAC" 5
+wait $rpid
+check "RX: 5 PTP Sync frames from the peer, 5 hardware timestamps, each at most 2 s before the clock's reading after it ($(tr '\n' ';' < "$out/rx" | cut -c1-120))" \
+	stamps_ok "$out/rx" 5 rx
+# Under bulk traffic (a ping flood both ways) each frame still gets its stamp
+# from the vector's poll, and none times out.
+ip netns exec $NS ping -q -f -c 3000 $DUT_IP > /dev/null 2>&1 &
+fpid=$!
+ping -q -f -c 3000 $PEER_IP > /dev/null 2>&1 &
+$HWTS send "$DUT_IF" "$PEER_MAC" 5 "$PTP" > "$out/tx-bulk" 2>&1
+wait $fpid; wait
+tmo=$(ethtool -S "$DUT_IF" | awk '$1 == "tx_hwtstamp_timeouts:" {print $2}')
+skp=$(ethtool -S "$DUT_IF" | awk '$1 == "tx_hwtstamp_skipped:" {print $2}')
+check "TX under a ping flood: 5 stamps in order, tx_hwtstamp_timeouts $tmo, tx_hwtstamp_skipped $skp" \
+	sh -c "awk '\$3 == \"none\" { b = 1 } END { exit b || NR != 5 }' $out/tx-bulk && [ '$tmo' = 0 ] && [ '$skp' = 0 ]"
+# The configuration outlives the MAC reset of down/up.
+ip link set "$DUT_IF" down
+ip link set "$DUT_IF" up
+wait_carrier "$DUT_IF" 1
+$HWTS send "$DUT_IF" "$PEER_MAC" 2 "$PTP" > "$out/tx-reset" 2>&1
+check "after down/up: still tx 1 rx 12" sh -c "[ \"\$($HWTS get $DUT_IF)\" = 'tx 1 rx 12' ]"
+check "  ... and TX frames are stamped, between the clock's readings ($(tr '\n' ';' < "$out/tx-reset" | cut -c1-80))" \
+	stamps_ok "$out/tx-reset" 2 tx
+$HWTS config "$DUT_IF" 0 0 > /dev/null
+$HWTS recv "$DUT_IF" 2 "$PTP" 20 > "$out/rx-off" 2>&1 &
+rpid=$!
+sleep 0.5
+ip netns exec $NS "$HWTS" send "$PEER_IF" "$DUT_MAC" 2
+wait $rpid
+check "timestamping off again: received frames carry no hardware timestamp ($(tr '\n' ';' < "$out/rx-off"))" \
+	sh -c "[ \"\$(grep -c ' none\$' $out/rx-off)\" = 2 ]"
+
 teardown_pair
 rmmod igb_rust
 check "rmmod takes the clock away ($PTP gone)" sh -c "[ ! -e /sys/class/ptp/ptp$phc ]"
