@@ -4,10 +4,16 @@
 //!
 //! SYSTIM is a 64-bit counter to which the MAC adds TIMINCA's increment every 16 ns. With an
 //! increment of 16 << 19 it counts nanoseconds in units of 2^-19 ns, and wraps after 2^45 ns
-//! (about 9.8 hours at the nominal rate, 4.9 at the fastest). The clock's time is kept from it
-//! as a timecounter does: the time at the last read, plus how far SYSTIM advanced since. The
-//! clock's worker reads it every [`AUX_PERIOD_MS`], far more often than it wraps. Setting or
-//! stepping the clock changes only that time; steering its frequency changes the increment.
+//! (about 9.8 hours). The clock's time is kept from it as a timecounter does: the time at the
+//! last read, plus how far SYSTIM advanced since, scaled by the clock's rate. The clock's
+//! worker reads it every [`AUX_PERIOD_MS`], far more often than it wraps. Setting or stepping
+//! the clock changes only that time; steering its frequency changes only the scale.
+//!
+//! TIMINCA keeps the nominal increment. Steering it instead would move SYSTIM itself, but
+//! QEMU's model makes SYSTIM jump whenever TIMINCA changes (by twice the change times its
+//! uptime, or by 2^60 for a smaller increment), which under `ptp4l`'s servo, steering a few
+//! times a second, left the clock at the system's rate whatever it asked. A scale in software
+//! is as fine (0.5 ppb) on the 82576, and timestamps of frames go through the same scale.
 //!
 //! A MAC reset (every `ip link set down`, a ring or channel change, a self-test, a recovery,
 //! resume, a reset by the PCI core) clears TIMINCA, and SYSTIM stops and starts over. Every
@@ -39,16 +45,20 @@ use crate::{hw::Bar0, net::IgbNet, regs};
 
 /// SYSTIM counts nanoseconds shifted left by this many bits.
 const SHIFT: u32 = 19;
-/// The fraction of a nanosecond below SYSTIM's nanoseconds.
-const FRAC_MASK: u64 = (1 << SHIFT) - 1;
+/// The clock's rate is `mult / MULT_NOMINAL` of SYSTIM's.
+const MULT_SHIFT: u32 = 31;
+const MULT_NOMINAL: u64 = 1 << MULT_SHIFT;
+/// SYSTIM's advance times `mult` is in units of 2^-(SHIFT + MULT_SHIFT) ns.
+const SCALE_SHIFT: u32 = SHIFT + MULT_SHIFT;
+/// The fraction of a nanosecond in those units.
+const FRAC_MASK: u128 = (1 << SCALE_SHIFT) - 1;
 /// TIMINCA's period: one increment per 16 ns.
 const INC_PERIOD: u32 = 1;
 /// TIMINCA's increment field.
 type Inc = Bounded<u32, 24>;
 /// The increment at the nominal frequency: 16 ns in SYSTIM's units.
 const INC_NOMINAL: u32 = 16 << SHIFT;
-/// The largest frequency adjustment, in parts per billion: up to almost twice the nominal
-/// rate, which the increment's 24 bits hold.
+/// The largest frequency adjustment, in parts per billion, as C igb's (TIMINCA's range).
 pub(crate) const MAX_ADJ: i32 = 999_999_881;
 /// How often the clock's worker reads SYSTIM: every 9 minutes.
 pub(crate) const AUX_PERIOD_MS: u32 = 9 * 60 * 1000;
@@ -62,10 +72,10 @@ struct Time {
     last: u64,
     /// The clock's time at the last read.
     ns: Nanos,
-    /// The fraction of a nanosecond (2^-19 ns units) carried from read to read.
+    /// The fraction of a nanosecond (2^-SCALE_SHIFT ns units) carried from read to read.
     frac: u64,
-    /// The increment programmed in TIMINCA.
-    inc: Inc,
+    /// The clock's rate: `MULT_NOMINAL` is SYSTIM's.
+    mult: u64,
     /// When the last read was, on the system's boot time clock.
     at: Instant<BootTime>,
     /// No read yet: `last` means nothing.
@@ -109,7 +119,7 @@ impl Phc {
                     last: 0,
                     ns: ptp::real_time(),
                     frac: 0,
-                    inc: Inc::new::<INC_NOMINAL>(),
+                    mult: MULT_NOMINAL,
                     at: Instant::now(),
                     fresh: true,
                 },
@@ -128,10 +138,14 @@ impl Phc {
     fn time_of(&self, bar: &Bar0<'_>, raw: u64) -> Nanos {
         let mut t = self.time.lock();
         t.update(bar, &mut SystemTimestamps::none());
-        // Signed: the timestamp was latched before this read, less than half of SYSTIM's
-        // range (hours) ago. `frac` is the part of a nanosecond `ns` leaves out.
-        let delta = (raw.wrapping_sub(t.last) as i64).saturating_add(t.frac as i64);
-        t.ns.saturating_add(delta >> SHIFT)
+        // The timestamp was latched before this read, less than half of SYSTIM's range
+        // (hours) ago: before `last`, or after it if the read missed a reset.
+        let ahead = raw.wrapping_sub(t.last);
+        if (ahead as i64) >= 0 {
+            t.ns.saturating_add(scale(ahead, t.mult, 0).0)
+        } else {
+            t.ns.saturating_sub(scale(ahead.wrapping_neg(), t.mult, 0).0)
+        }
     }
 
     /// Programs SYSTIM's increment if a reset cleared it, and the timestamping `hwtstamp_set`
@@ -274,11 +288,21 @@ impl Phc {
     }
 }
 
-/// TIMINCA for increment `inc`.
-fn timinca(inc: Inc) -> regs::TIMINCA {
+/// TIMINCA at the nominal increment.
+fn timinca() -> regs::TIMINCA {
     regs::TIMINCA::zeroed()
         .with_const_period::<INC_PERIOD>()
-        .with_incvalue(inc)
+        .with_incvalue(Inc::new::<INC_NOMINAL>())
+}
+
+/// How far the clock advanced while SYSTIM advanced `delta` units at rate `mult`, plus
+/// `frac`: whole nanoseconds (saturated) and the fraction left.
+fn scale(delta: u64, mult: u64, frac: u64) -> (i64, u64) {
+    // Below 2^64 * 2^32 + 2^50: no overflow.
+    let x = u128::from(delta) * u128::from(mult) + u128::from(frac);
+    let ns = i64::try_from(x >> SCALE_SHIFT).unwrap_or(i64::MAX);
+    // Below 2^50.
+    (ns, (x & FRAC_MASK) as u64)
 }
 
 /// Reads SYSTIM, the low half between `sts`'s readings.
@@ -291,10 +315,10 @@ fn read_systim(bar: &Bar0<'_>, sts: &mut SystemTimestamps<'_>) -> u64 {
 }
 
 impl Time {
-    /// Whether TIMINCA holds the increment last programmed.
+    /// Whether TIMINCA holds the nominal increment.
     fn programmed(&self, bar: &Bar0<'_>) -> bool {
         let now = bar.read(regs::TIMINCA);
-        now.period().get() == INC_PERIOD && now.incvalue().get() == self.inc.get()
+        now.period().get() == INC_PERIOD && now.incvalue().get() == INC_NOMINAL
     }
 
     /// Reads SYSTIM and brings the time up to it; programs TIMINCA again if a reset cleared
@@ -302,7 +326,7 @@ impl Time {
     fn update(&mut self, bar: &Bar0<'_>, sts: &mut SystemTimestamps<'_>) {
         let before = self.programmed(bar);
         if !before {
-            bar.write_reg(timinca(self.inc));
+            bar.write_reg(timinca());
         }
         let c = read_systim(bar, sts);
         let after = self.programmed(bar);
@@ -313,7 +337,7 @@ impl Time {
         let delta = c.wrapping_sub(self.last);
         let fresh = core::mem::replace(&mut self.fresh, false);
         self.last = c;
-        // At most twice the nominal rate (the largest increment) plus the slack.
+        // Twice the nominal rate plus the slack: SYSTIM runs at the nominal one.
         let bound = since.saturating_mul(2).saturating_add(SLACK_NS);
         if fresh || !before || !after || delta >> SHIFT > bound {
             // Where SYSTIM stood before is gone, or this read is not to be trusted: the
@@ -325,22 +349,22 @@ impl Time {
             }
             return;
         }
-        let frac = (delta & FRAC_MASK) + self.frac;
-        self.frac = frac & FRAC_MASK;
-        // At most `bound` plus one: far below `i64::MAX`.
-        let ns = (delta >> SHIFT) + (frac >> SHIFT);
-        self.ns = self.ns.saturating_add(ns as i64);
+        let (ns, frac) = scale(delta, self.mult, self.frac);
+        self.frac = frac;
+        self.ns = self.ns.saturating_add(ns);
     }
 }
 
-/// `INC_NOMINAL` made faster by `scaled_ppm` (parts per million, 16-bit fraction), or `None`
-/// if TIMINCA cannot hold it.
-fn adjusted(scaled_ppm: i64) -> Option<Inc> {
-    // Within `i64` for any `scaled_ppm` the core passes (it keeps them within `MAX_ADJ`
-    // ppb, below 2^36); others are refused.
-    let diff = i64::from(INC_NOMINAL).checked_mul(scaled_ppm)? / (1_000_000 << 16);
-    let inc = u32::try_from(i64::from(INC_NOMINAL).checked_add(diff)?).ok()?;
-    Inc::try_new(inc).filter(|i| i.get() != 0)
+/// The rate `MULT_NOMINAL` made faster by `scaled_ppm` (parts per million, 16-bit fraction),
+/// or `None` if it would stop the clock or more than double its rate.
+fn adjusted(scaled_ppm: i64) -> Option<u64> {
+    // MULT_NOMINAL * scaled_ppm / (10^6 << 16), with MULT_NOMINAL = 2^31. Within `i64` for
+    // any `scaled_ppm` the core passes (within `MAX_ADJ` ppb: below 2^36); others refused.
+    let diff = scaled_ppm.checked_mul(1 << (MULT_SHIFT - 16))? / 1_000_000;
+    let mult = (MULT_NOMINAL as i64).checked_add(diff)?;
+    u64::try_from(mult)
+        .ok()
+        .filter(|m| *m != 0 && *m <= 2 * MULT_NOMINAL)
 }
 
 #[vtable]
@@ -368,12 +392,11 @@ impl ptp::Clock for IgbNet<'_> {
 
     fn adjfine(&self, scaled_ppm: c_long) -> Result {
         // `c_long` is at most 64 bits.
-        let inc = adjusted(scaled_ppm as i64).ok_or(ERANGE)?;
+        let mult = adjusted(scaled_ppm as i64).ok_or(ERANGE)?;
         let mut t = self.phc.time.lock();
-        // The time so far at the old rate; SYSTIM itself runs on.
+        // The time so far at the old rate.
         t.update(&self.hw.bar, &mut SystemTimestamps::none());
-        t.inc = inc;
-        self.hw.bar.write_reg(timinca(inc));
+        t.mult = mult;
         Ok(())
     }
 
