@@ -82,7 +82,7 @@ apt_f() {	# apt with the forky list only, for one download (ethtool), never inst
 HOST_PKGS="clang-22 lld-22 llvm-22 libclang-22-dev flex bison bc libelf-dev
 libssl-dev cpio kmod xz-utils zstd pahole rsync busybox-static udev ethtool
 iputils-ping sysstat socat netcat-openbsd iperf3 python3-venv python3-yaml python3-jsonschema
-patch libbpf-dev bpftool/bookworm-backports
+patch libbpf-dev bpftool/bookworm-backports linuxptp
 gcc libc6-dev binutils python3-matplotlib"
 # The arm64 run (ARCH=arm64 in the environment) also needs qemu-system-aarch64.
 [ "${KARCH:-x86}" != arm64 ] || HOST_PKGS+=" qemu-system-arm/bookworm-backports"
