@@ -186,3 +186,20 @@ __rust_helper void rust_helper_skb_set_hwtstamp(struct sk_buff *skb, ktime_t t)
 {
 	skb_hwtstamps(skb)->hwtstamp = t;
 }
+
+__rust_helper void rust_helper_netdev_hold(struct net_device *dev,
+					   netdevice_tracker *tracker, gfp_t gfp)
+{
+	netdev_hold(dev, tracker, gfp);
+}
+
+__rust_helper void rust_helper_netdev_put(struct net_device *dev,
+					  netdevice_tracker *tracker)
+{
+	netdev_put(dev, tracker);
+}
+
+__rust_helper struct net_device *rust_helper_skb_dev(const struct sk_buff *skb)
+{
+	return skb->dev;
+}

@@ -612,8 +612,21 @@ impl SkBuff {
         unsafe { bindings::skb_set_hwtstamp(self.as_raw(), ns) };
     }
 
-    /// Whether the socket asked for a hardware timestamp of this frame's transmission
-    /// (`SKBTX_HW_TSTAMP`).
+    /// Whether [`SkBuff::tx_timestamp`] or a hardware timestamp may have anything to do for
+    /// this frame: its socket (or a BPF program) asked for a software or hardware TX timestamp,
+    /// or PHY timestamping is built in (it looks at every frame). A driver may leave
+    /// `tx_timestamp` out for a frame for which this is `false`, e.g. to keep its hot path
+    /// free of timestamps.
+    #[inline]
+    pub fn wants_tx_timestamp(&self) -> bool {
+        let any = bindings::SKBTX_HW_TSTAMP_NOBPF | bindings::SKBTX_SW_TSTAMP | bindings::SKBTX_BPF;
+        // SAFETY: As in `wants_hw_tx_timestamp`.
+        cfg!(CONFIG_NETWORK_PHY_TIMESTAMPING)
+            || u32::from(unsafe { bindings::skb_tx_flags(self.as_raw()) }) & any != 0
+    }
+
+    /// Whether the socket or a BPF program asked for a hardware timestamp of this frame's
+    /// transmission (`SKBTX_HW_TSTAMP`).
     #[inline]
     pub fn wants_hw_tx_timestamp(&self) -> bool {
         let hw = bindings::SKBTX_HW_TSTAMP_NOBPF | bindings::SKBTX_BPF;
@@ -624,20 +637,18 @@ impl SkBuff {
 
     /// Starts a hardware timestamp of this frame's transmission: marks it in progress
     /// (`SKBTX_IN_PROGRESS`, so that the software timestamp of [`SkBuff::tx_timestamp`] is not
-    /// also taken unless the socket asked for both) and takes a reference of its own that
-    /// delivers the timestamp once the device has it. Call it before `tx_timestamp`.
+    /// also taken unless the socket asked for both) and takes references of its own that
+    /// deliver the timestamp once the device has it. For the skb a driver was handed to
+    /// transmit (`start_xmit`), before `tx_timestamp`: the flag is written into the shared
+    /// info that clones of the skb share, non-atomically, as C drivers write it.
     #[inline]
     pub fn start_hw_tx_timestamp(&mut self) -> TxTimestamp {
-        let p = self.as_raw();
-        // SAFETY: `self.0` is valid. Like C drivers, the driver transmitting the skb marks the
-        // flag in the shared info, which the stack leaves to the driver while it transmits;
-        // `skb_get()` adds a reference to a valid skb.
-        unsafe {
-            bindings::skb_tx_flags_add(p, bindings::SKBTX_IN_PROGRESS as u8);
-            bindings::skb_get(p);
-        }
-        // INVARIANT: the reference taken above.
-        TxTimestamp(self.0)
+        // SAFETY: `self.0` is valid. As C drivers do, the driver transmitting the skb marks
+        // the flag in the shared info, which clones share: the stack leaves `tx_flags` to the
+        // driver the skb was handed to for transmission (see the method's documentation).
+        unsafe { bindings::skb_tx_flags_add(self.as_raw(), bindings::SKBTX_IN_PROGRESS as u8) };
+        // SAFETY: `self.0` is valid.
+        unsafe { TxTimestamp::new(self.0) }
     }
 
     /// Frees the skb as successfully transmitted, from any context (`dev_consume_skb_any()`).
@@ -701,38 +712,85 @@ impl Drop for SkBuff {
 }
 
 /// A transmitted frame waiting for its hardware timestamp: a reference to its skb that
-/// [`SkBuff::start_hw_tx_timestamp`] took. Delivering the timestamp consumes it; dropping it
-/// (the device lost the timestamp, the frame was not sent) only gives the reference back, and
-/// the socket gets no timestamp.
+/// [`SkBuff::start_hw_tx_timestamp`] took, and one to the device it was sent on (whose index
+/// the timestamp reports). Delivering the timestamp consumes it; dropping it (the device lost
+/// the timestamp, the frame was not sent) only gives both references back, and the socket gets
+/// no timestamp. A `TxTimestamp` that is forgotten keeps its device from being unregistered
+/// (`unregister_netdevice` waits for it), never freed under it.
 ///
 /// # Invariants
 ///
-/// `self.0` points to a valid skb of which this object owns one reference.
-pub struct TxTimestamp(NonNull<bindings::sk_buff>);
+/// `skb` points to a valid skb of which this object owns one reference; `dev` is null or a
+/// net_device of which it owns one reference (`netdev_hold()`, tracked by `tracker`), the one
+/// `skb->dev` pointed to when it was taken.
+pub struct TxTimestamp {
+    skb: NonNull<bindings::sk_buff>,
+    dev: *mut bindings::net_device,
+    tracker: bindings::netdevice_tracker,
+}
 
-// SAFETY: The reference is owned; an skb may be handed between CPUs.
+// SAFETY: Both references are owned, and may be given back from any CPU.
 unsafe impl Send for TxTimestamp {}
-// SAFETY: No `&self` method exists.
-unsafe impl Sync for TxTimestamp {}
 
 impl TxTimestamp {
+    /// Takes a reference to `skb` and to its device.
+    ///
+    /// # Safety
+    ///
+    /// `skb` must be a valid skb.
+    unsafe fn new(skb: NonNull<bindings::sk_buff>) -> Self {
+        // SAFETY: `skb` is valid (safety requirement): `skb_get()` adds a reference; its device,
+        // if any, is alive while the skb is being transmitted on it, and `netdev_hold()` takes
+        // a reference in any context (`GFP_ATOMIC`).
+        unsafe {
+            bindings::skb_get(skb.as_ptr());
+            let dev = bindings::skb_dev(skb.as_ptr());
+            let mut t = TxTimestamp {
+                skb,
+                dev,
+                tracker: core::mem::zeroed(),
+            };
+            bindings::netdev_hold(
+                dev,
+                &mut t.tracker,
+                crate::alloc::flags::GFP_ATOMIC.as_raw(),
+            );
+            // INVARIANT: the references taken above.
+            t
+        }
+    }
+
     /// Delivers the time the device sent the frame, in nanoseconds of the device's PTP clock,
-    /// to the socket's error queue (`skb_tstamp_tx()`), from any context.
+    /// to the socket's error queue (`skb_tstamp_tx()`), from softirq or process context (NAPI
+    /// poll, netpoll, a worker), then gives the references back as a frame transmitted.
     pub fn complete(self, ns: i64) {
+        let mut this = core::mem::ManuallyDrop::new(self);
         // SAFETY: The structure is plain data; all-zero is valid.
         let mut hw: bindings::skb_shared_hwtstamps = unsafe { core::mem::zeroed() };
         hw.__bindgen_anon_1.hwtstamp = ns;
-        // SAFETY: `self.0` is a valid skb we hold a reference to (type invariant);
-        // `skb_tstamp_tx()` takes what it needs (a clone for the socket) and may run in any
-        // context. Dropping `self` then gives our reference back.
-        unsafe { bindings::skb_tstamp_tx(self.0.as_ptr(), &mut hw) };
+        let p = this.skb.as_ptr();
+        // SAFETY: `p` is a valid skb we hold a reference to (type invariant). `skb_tstamp_tx()`
+        // clones it for the socket and reads the device through `skb->dev`, which holds our
+        // reference unless someone moved the skb to another device since: then it is not
+        // delivered. Then both references are given back, once: `this` is not dropped.
+        unsafe {
+            if bindings::skb_dev(p) == this.dev {
+                bindings::skb_tstamp_tx(p, &mut hw);
+            }
+            bindings::dev_consume_skb_any(p);
+            bindings::netdev_put(this.dev, &mut this.tracker);
+        }
     }
 }
 
 impl Drop for TxTimestamp {
     #[inline]
     fn drop(&mut self) {
-        // SAFETY: we own one reference (type invariant); safe in any context.
-        unsafe { bindings::dev_kfree_skb_any(self.0.as_ptr()) };
+        // SAFETY: we own one reference to each (type invariant), given back once, here; safe
+        // in any context.
+        unsafe {
+            bindings::dev_kfree_skb_any(self.skb.as_ptr());
+            bindings::netdev_put(self.dev, &mut self.tracker);
+        }
     }
 }
