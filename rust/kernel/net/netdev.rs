@@ -380,7 +380,7 @@ pub enum HwTstampRx {
     None = bindings::hwtstamp_rx_filters_HWTSTAMP_FILTER_NONE,
     /// All (`HWTSTAMP_FILTER_ALL`).
     All = bindings::hwtstamp_rx_filters_HWTSTAMP_FILTER_ALL,
-    /// Some, chosen by the device; a request never asks for it (`HWTSTAMP_FILTER_SOME`).
+    /// Some, chosen by the device (`HWTSTAMP_FILTER_SOME`).
     Some = bindings::hwtstamp_rx_filters_HWTSTAMP_FILTER_SOME,
     /// PTP v1 over UDP, any event message (`HWTSTAMP_FILTER_PTP_V1_L4_EVENT`).
     PtpV1L4Event = bindings::hwtstamp_rx_filters_HWTSTAMP_FILTER_PTP_V1_L4_EVENT,
@@ -2583,8 +2583,9 @@ impl<T: Operations> OpsTable<T> {
         extack: *mut bindings::netlink_ext_ack,
     ) -> c_int {
         // SAFETY: As in `open`: registered for `T`, and `dev_set_hwtstamp_phylib()` runs under
-        // RTNL (the ioctl and ethtool's netlink request take it); the core passes a `cfg` and
-        // an `extack` valid for the call.
+        // RTNL (the ioctl, ethtool's netlink request and upper devices' requests through
+        // `generic_hwtstamp_set_lower()` take it); the core passes a `cfg` valid for the call
+        // and an `extack` valid for it or null (its roll-back after a failed notification).
         let (d, mut rtnl, cfg, mut ack) = unsafe {
             (
                 Device::<T>::from_raw(dev),
