@@ -135,6 +135,7 @@ const DEVICE_STATS: &[&str] = &[
     "rx_queue_drops",
     "tx_hwtstamp_timeouts", //@ ptp
     "tx_hwtstamp_skipped",  //@ ptp
+    "rx_hwtstamp_cleared",  //@ ptp
 ];
 //@ end
 
@@ -1538,10 +1539,12 @@ impl<'bound> IgbNet<'bound> {
             }
         }
         //@ from ptp
-        // A frame that waits for its TX timestamp with no poll to come is given up here.
+        // A frame that waits for its TX timestamp with no poll to come is given up here, and
+        // an RX timestamp no frame took is freed.
         if self.phc.tx_waiting() {
-            self.phc.tx_poll(&self.hw.bar);
+            let _ = self.phc.tx_poll(&self.hw.bar);
         }
+        self.phc.rx_check(&self.hw.bar);
         //@ end
         let mut reset = self.reset_requested.xchg(0, Relaxed) != 0;
         // Every run queues the next one a period later, so periodic runs are at least a period
@@ -2823,6 +2826,7 @@ impl<'bound> ethtool::Operations for IgbNet<'bound> {
             drops.iter().sum(),
             this.phc.tx_timeouts.load(Relaxed), //@ ptp
             this.phc.tx_skipped.load(Relaxed),  //@ ptp
+            this.phc.rx_cleared.load(Relaxed),  //@ ptp
         ];
         for (val, slot) in device.into_iter().zip(&mut it) {
             *slot = val;

@@ -85,10 +85,27 @@ struct Time {
 /// How long a frame may wait for its TX timestamp before it is given up (and counted).
 const TX_TIMEOUT: Delta = Delta::from_millis(1000);
 
+/// How long a vector's poll keeps polling for a TX timestamp the frame's completion came
+/// before: the 82576 reports a frame done once it fetched it, and latches the time as the frame
+/// leaves, behind what its FIFO holds (at most about 300 us at 1 Gb/s).
+const TX_REPOLL: Delta = Delta::from_millis(2);
+/// How long the RX timestamp may stay latched with no frame taking it before the watchdog
+/// frees it: two of its runs.
+const RX_HANG_RUNS: u32 = 2;
+
 /// The frame whose TX timestamp the device will latch: the 82576 latches one at a time.
 struct TxWait {
     stamp: TxTimestamp,
     since: Instant<Monotonic>,
+    /// Which claim this is ([`TxSlot::claims`] then).
+    id: u32,
+}
+
+/// The port's one TX timestamp.
+struct TxSlot {
+    wait: Option<TxWait>,
+    /// Claims so far (wrapping): tells a claim from the next.
+    claims: u32,
 }
 
 /// The PTP hardware clock of a port, and the timestamping of its frames.
@@ -100,9 +117,17 @@ pub(crate) struct Phc {
     config: Atomic<u32>,
     /// The frame waiting for its TX timestamp, if any.
     #[pin]
-    tx: SpinLockIrq<Option<TxWait>>,
-    /// Whether `tx` holds a frame: the polls look here first, without the lock.
+    tx: SpinLockIrq<TxSlot>,
+    /// Whether `tx` holds a frame (written under its lock): the polls look here first,
+    /// without it.
     tx_busy: Atomic<u32>,
+    /// RX timestamps delivered (wrapping), and what the watchdog saw of them while RXSTMP was
+    /// latched: see [`Phc::rx_check`].
+    rx_stamps: Atomic<u32>,
+    rx_watch: Atomic<u32>,
+    rx_watch_runs: Atomic<u32>,
+    /// RX timestamps latched for a frame that never took it (dropped), freed by the watchdog.
+    pub(crate) rx_cleared: Atomic<u64>,
     /// Frames that asked for a TX timestamp while another one's was pending (not stamped).
     pub(crate) tx_skipped: Atomic<u64>,
     /// Frames whose TX timestamp did not come within [`TX_TIMEOUT`].
@@ -126,8 +151,18 @@ impl Phc {
                 "igb_rust_phc"
             ),
             config: Atomic::new(pack(HwTstampConfig::OFF)),
-            tx <- new_spinlock_irq!(None, "igb_rust_tx_tstamp"),
+            tx <- new_spinlock_irq!(
+                TxSlot {
+                    wait: None,
+                    claims: 0
+                },
+                "igb_rust_tx_tstamp"
+            ),
             tx_busy: Atomic::new(0),
+            rx_stamps: Atomic::new(0),
+            rx_watch: Atomic::new(0),
+            rx_watch_runs: Atomic::new(0),
+            rx_cleared: Atomic::new(0),
             tx_skipped: Atomic::new(0),
             tx_timeouts: Atomic::new(0),
         })
@@ -189,49 +224,68 @@ impl Phc {
                 return Err(ERANGE);
             }
         };
-        self.config.store(pack(*req), Relaxed);
-        program(bar, *req);
-        if req.tx == HwTstampTx::Off {
-            self.tx_abort();
+        if pack(*req) == self.config.load(Relaxed) {
+            // Nothing to change: a frame waiting for its timestamp keeps waiting.
+            return Ok(());
         }
+        self.config.store(pack(*req), Relaxed);
+        // Programming frees TXSTMP: the frame waiting for it would not get it.
+        self.tx_abort();
+        program(bar, *req);
         Ok(())
     }
 
     /// Claims the port's one TX timestamp for `skb`, which asked for it
-    /// ([`SkBuff::wants_hw_tx_timestamp`]): `true` if the frame's descriptor is to ask the
-    /// device for it. [`Phc::tx_unclaim`] gives it back if the frame is not sent after all.
+    /// ([`SkBuff::wants_hw_tx_timestamp`]): the claim's ID if the frame's descriptor is to ask
+    /// the device for it. [`Phc::tx_unclaim`] gives it back if the frame is not sent after all.
     #[cold]
     #[inline(never)]
-    pub(crate) fn tx_claim(&self, skb: &mut SkBuff) -> bool {
+    pub(crate) fn tx_claim(&self, bar: &Bar0<'_>, skb: &mut SkBuff) -> Option<u32> {
         if unpack(self.config.load(Relaxed)).tx != HwTstampTx::On {
-            return false;
+            return None;
         }
-        let mut w = self.tx.lock();
-        if w.is_some() {
+        let mut g = self.tx.lock();
+        if g.wait.is_some() {
             self.tx_skipped.add(1, Relaxed);
-            return false;
+            return None;
         }
-        *w = Some(TxWait {
+        // A timestamp no frame waits for (one given up that came late): it would be this
+        // frame's. Reading TXSTMPH frees it.
+        if bar.read(regs::TSYNCTXCTL).valid() {
+            let _ = bar.read(regs::TXSTMPH);
+        }
+        g.claims = g.claims.wrapping_add(1);
+        let id = g.claims;
+        g.wait = Some(TxWait {
             stamp: skb.start_hw_tx_timestamp(),
             since: Instant::now(),
+            id,
         });
         self.tx_busy.store(1, Relaxed);
-        true
+        Some(id)
     }
 
-    /// Gives back the TX timestamp [`Phc::tx_claim`] took for a frame that was not sent.
+    /// Gives back claim `id` of [`Phc::tx_claim`], for a frame that was not sent.
     #[cold]
     #[inline(never)]
-    pub(crate) fn tx_unclaim(&self) {
-        self.tx_abort();
+    pub(crate) fn tx_unclaim(&self, id: u32) {
+        let mut g = self.tx.lock();
+        if g.wait.as_ref().is_some_and(|w| w.id == id) {
+            let w = g.wait.take();
+            self.tx_busy.store(0, Relaxed);
+            drop(g);
+            // Outside the lock: freeing the skb may run its destructor.
+            drop(w);
+        }
     }
 
     /// Forgets the frame waiting for its TX timestamp, if any (the device was reset, or
-    /// timestamping turned off): its socket gets none.
+    /// timestamping reprogrammed): its socket gets none.
     pub(crate) fn tx_abort(&self) {
-        let w = self.tx.lock().take();
+        let mut g = self.tx.lock();
+        let w = g.wait.take();
         self.tx_busy.store(0, Relaxed);
-        // Outside the lock: freeing the skb may run its destructor.
+        drop(g);
         drop(w);
     }
 
@@ -244,33 +298,62 @@ impl Phc {
 
     /// Delivers the waiting frame's TX timestamp if the device latched it; gives it up if it
     /// waited longer than [`TX_TIMEOUT`]. Called from the vectors' polls, which the frame's
-    /// completion schedules, and from the watchdog.
+    /// completion schedules, and from the watchdog. `true` if the frame still waits and was
+    /// claimed less than [`TX_REPOLL`] ago: a poll then asks to be called again.
     #[cold]
     #[inline(never)]
-    pub(crate) fn tx_poll(&self, bar: &Bar0<'_>) {
+    pub(crate) fn tx_poll(&self, bar: &Bar0<'_>) -> bool {
         let mut g = self.tx.lock();
-        let Some(since) = g.as_ref().map(|w| w.since) else {
-            return;
+        let Some(since) = g.wait.as_ref().map(|w| w.since) else {
+            return false;
         };
-        let raw = if bar.read(regs::TSYNCTXCTL).valid() {
+        let ctl = bar.read(regs::TSYNCTXCTL);
+        // All ones: the device is gone, and no timestamp comes.
+        let raw = if ctl.valid() && ctl.into_raw() != u32::MAX {
             let lo = bar.read(regs::TXSTMPL).bits().get();
             // Frees TXSTMP for the next frame.
             let hi = bar.read(regs::TXSTMPH).bits().get();
             Some((u64::from(hi) << 32) | u64::from(lo))
         } else if since.elapsed() > TX_TIMEOUT {
             self.tx_timeouts.add(1, Relaxed);
-            // In case the device latched it just now: free TXSTMP for the next frame.
-            let _ = bar.read(regs::TXSTMPH);
             None
         } else {
-            return;
+            return since.elapsed() < TX_REPOLL;
         };
-        let w = g.take();
+        let w = g.wait.take();
         self.tx_busy.store(0, Relaxed);
         drop(g);
         if let (Some(w), Some(raw)) = (w, raw) {
             w.stamp.complete(self.time_of(bar, raw));
         }
+        false
+    }
+
+    /// Frees RXSTMP if it stayed latched with no frame taking it (the frame with the
+    /// timestamp was dropped: no other is timestamped until it is read); called by the
+    /// watchdog.
+    pub(crate) fn rx_check(&self, bar: &Bar0<'_>) {
+        let ctl = bar.read(regs::TSYNCRXCTL);
+        if !ctl.en() || !ctl.valid() || ctl.into_raw() == u32::MAX {
+            self.rx_watch_runs.store(0, Relaxed);
+            return;
+        }
+        let seen = self.rx_stamps.load(Relaxed);
+        if self.rx_watch_runs.load(Relaxed) == 0 || self.rx_watch.load(Relaxed) != seen {
+            // Latched, but frames took timestamps since the last look: watch again.
+            self.rx_watch.store(seen, Relaxed);
+            self.rx_watch_runs.store(1, Relaxed);
+            return;
+        }
+        let runs = self.rx_watch_runs.load(Relaxed) + 1;
+        if runs < RX_HANG_RUNS {
+            self.rx_watch_runs.store(runs, Relaxed);
+            return;
+        }
+        let _ = bar.read(regs::RXSTMPH);
+        let _ = bar.read(regs::RXSATRH);
+        self.rx_cleared.add(1, Relaxed);
+        self.rx_watch_runs.store(0, Relaxed);
     }
 
     /// Sets the RX timestamp the device latched for `skb`, whose descriptor says it has one.
@@ -284,6 +367,7 @@ impl Phc {
         let hi = bar.read(regs::RXSTMPH).bits().get();
         // Frees RXSTMP for the next frame (QEMU frees it here, the 82576 at RXSTMPH).
         let _ = bar.read(regs::RXSATRH);
+        self.rx_stamps.add(1, Relaxed);
         skb.set_hw_timestamp(self.time_of(bar, (u64::from(hi) << 32) | u64::from(lo)));
     }
 }

@@ -1096,11 +1096,10 @@ impl<'bound> Poll for VectorData<'bound> {
                     self.clean_tx(dev, ctx, q, tx);
                 }
                 //@ from ptp
-                // The frame's completion brought this poll: its timestamp is latched by now.
+                // A frame's completion brought this poll: its timestamp is latched by now, or
+                // within microseconds (then the poll asks to run again).
                 let this = dev.data();
-                if this.phc.tx_waiting() {
-                    this.phc.tx_poll(&this.hw.bar);
-                }
+                let repoll = this.phc.tx_waiting() && this.phc.tx_poll(&this.hw.bar);
                 //@ end
                 match rx {
                     Some(Rx {
@@ -1112,6 +1111,11 @@ impl<'bound> Poll for VectorData<'bound> {
                     }) => {
                         //@ until xdp: let done = self.clean_rx(ring, pool, dev, &rx_ctx);
                         let done = self.clean_rx(ring, pool, xdp, dev, &rx_ctx); //@ xdp
+                                                                                 //@ from ptp
+                        if repoll {
+                            return rx_ctx.budget();
+                        }
+                        //@ end
                         if done < rx_ctx.budget() {
                             self.moderate(ring, dev, q);
                         }
@@ -1912,9 +1916,9 @@ fn xmit_full(
 }
 
 //@ from ptp
-/// The port's TX timestamp, claimed for a frame being queued: given back unless the frame is
-/// sent ([`TstampClaim::keep`]).
-struct TstampClaim<'a>(Option<&'a Phc>);
+/// The port's TX timestamp, claimed for a frame being queued (with the claim's ID): given back
+/// unless the frame is sent ([`TstampClaim::keep`]).
+struct TstampClaim<'a>(Option<(&'a Phc, u32)>);
 
 impl TstampClaim<'_> {
     /// The frame went to the device: its timestamp is delivered or timed out.
@@ -1927,8 +1931,8 @@ impl TstampClaim<'_> {
 impl Drop for TstampClaim<'_> {
     #[inline(always)]
     fn drop(&mut self) {
-        if let Some(phc) = self.0 {
-            phc.tx_unclaim();
+        if let Some((phc, id)) = self.0 {
+            phc.tx_unclaim(id);
         }
     }
 }
@@ -1943,11 +1947,36 @@ pub(crate) fn xmit<'x>(
     req: TxRequest<'x>,
     q: u16,
 ) -> netdev::Xmit<'x> {
-    match xmit_frame(dev, xq, data, req, q) {
+    //@ until ptp: match xmit_frame(dev, xq, data, req, q) {
+    //@ from ptp
+    // A frame that asks for a timestamp takes a copy of the path of its own, off the hot one.
+    if req.wants_tx_timestamp() {
+        return xmit_stamped(dev, xq, data, req, q);
+    }
+    match xmit_frame::<false>(dev, xq, data, req, q) {
+        //@ end
         Some(x) => x,
         None => xmit_dropped(dev, xq, data, q),
     }
 }
+
+//@ from ptp
+/// [`xmit`] for a frame that asks for a TX timestamp.
+#[cold]
+#[inline(never)]
+fn xmit_stamped<'x>(
+    dev: &netdev::Device<IgbNet<'_>>,
+    xq: &XmitQueue<'x>,
+    data: &mut TxQueueData<'_>,
+    req: TxRequest<'x>,
+    q: u16,
+) -> netdev::Xmit<'x> {
+    match xmit_frame::<true>(dev, xq, data, req, q) {
+        Some(x) => x,
+        None => xmit_dropped(dev, xq, data, q),
+    }
+}
+//@ end
 
 /// Counts a frame [`xmit_frame`] dropped. Frames queued before it in an `xmit_more` batch
 /// wait for a doorbell that this frame would have rung: ring it unless a next frame follows.
@@ -1967,8 +1996,14 @@ fn xmit_dropped<'x>(
 }
 
 /// The body of [`xmit`]: `None` if the frame was dropped.
+//@ from ptp
+/// `STAMP`: the frame may ask for a TX timestamp; otherwise it asks for none.
+//@ end
 #[inline(always)]
-fn xmit_frame<'x>(
+//@ until ptp: fn xmit_frame<'x>(
+//@ from ptp
+fn xmit_frame<'x, const STAMP: bool>(
+    //@ end
     dev: &netdev::Device<IgbNet<'_>>,
     xq: &XmitQueue<'x>,
     data: &mut TxQueueData<'_>,
@@ -2026,13 +2061,21 @@ fn xmit_frame<'x>(
             _ => return None,
         },
     };
+    //@ until ptp: skb.tx_timestamp();
     //@ from ptp
-    // Before the software timestamp, which a hardware one replaces. Given back if the frame
-    // is not sent.
-    let stamp = skb.wants_hw_tx_timestamp() && dev.data().phc.tx_claim(&mut skb);
-    let claim = TstampClaim(stamp.then_some(&dev.data().phc));
+    // The hardware timestamp is claimed before the software one, which it replaces, and given
+    // back if the frame is not sent.
+    let this = dev.data();
+    let id = match STAMP && skb.wants_hw_tx_timestamp() {
+        true => this.phc.tx_claim(&this.hw.bar, &mut skb),
+        false => None,
+    };
+    let stamp = id.is_some();
+    let claim = TstampClaim(id.map(|id| (&this.phc, id)));
+    if STAMP {
+        skb.tx_timestamp();
+    }
     //@ end
-    skb.tx_timestamp();
     let len = skb.len();
     let (pkts, bytes) = match &tso {
         Some(t) => (t.segs, t.wire_bytes(len)),
