@@ -219,8 +219,9 @@ check "phc2sys locks CLOCK_REALTIME to igb_rust's PHC ($n locked updates; last: 
 	sh -c "[ $n -ge 10 ]"
 # The system clock's frequency as it was, for the parts after this one.
 phc_ctl CLOCK_REALTIME freq 0 > /dev/null
-tmo=$(ethtool -S "$DUT_IF" | awk '$1 == "tx_hwtstamp_timeouts:" {print $2}')
-check "no TX timestamp timed out in the whole part (tx_hwtstamp_timeouts $tmo)" test "$tmo" = 0
+cnt=$(ethtool -S "$DUT_IF" | awk '$1 ~ /^(tx_hwtstamp_timeouts|tx_hwtstamp_skipped|rx_hwtstamp_cleared):$/ {printf "%s %s ", $1, $2}')
+check "in the whole part no TX timestamp timed out or was skipped, no RX timestamp was left latched ($cnt)" \
+	sh -c "[ '$cnt' = 'tx_hwtstamp_timeouts: 0 tx_hwtstamp_skipped: 0 rx_hwtstamp_cleared: 0 ' ]"
 
 teardown_pair
 rmmod igb_rust
