@@ -20,7 +20,7 @@ use crate::{
     irq::{self, IrqReturn},
     net::{
         napi::{self, Napi, Poll},
-        skb::SkBuff,
+        skb::{SkBuff, TxTimestamp},
     },
     prelude::*,
     ptp,
@@ -2919,6 +2919,21 @@ pub const NETIF_F_GSO_MASK: u64 =
 
 // Receiving into a device is a net_device concept: the skb module stands alone below this one.
 impl SkBuff {
+    /// Starts a hardware timestamp of this frame's transmission on `dev`: marks it in progress
+    /// (`SKBTX_IN_PROGRESS`, so that the software timestamp of [`SkBuff::tx_timestamp`] is not
+    /// also taken unless the socket asked for both) and takes references to the skb and to
+    /// `dev` that deliver the timestamp once the device has it ([`TxTimestamp::complete`]).
+    /// For the skb `start_xmit` was handed, before `tx_timestamp`: the flag is written into the
+    /// shared info that clones of the skb share, non-atomically, as C drivers write it. The
+    /// timestamp reaches the socket only if the skb is still `dev`'s then.
+    #[inline]
+    pub fn start_hw_tx_timestamp<T: Operations>(&mut self, dev: &Device<T>) -> TxTimestamp {
+        self.mark_tx_in_progress();
+        // SAFETY: `self` is a valid skb (type invariant of `SkBuff`); `dev` is a valid
+        // net_device for the call (type invariant of `Device`).
+        unsafe { TxTimestamp::new(self, dev.as_raw()) }
+    }
+
     /// Sets the protocol from the Ethernet header and pulls it (`eth_type_trans()`); also
     /// records the receiving device.
     #[inline]

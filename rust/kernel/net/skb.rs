@@ -635,20 +635,14 @@ impl SkBuff {
         u32::from(unsafe { bindings::skb_tx_flags(self.as_raw()) }) & hw != 0
     }
 
-    /// Starts a hardware timestamp of this frame's transmission: marks it in progress
-    /// (`SKBTX_IN_PROGRESS`, so that the software timestamp of [`SkBuff::tx_timestamp`] is not
-    /// also taken unless the socket asked for both) and takes references of its own that
-    /// deliver the timestamp once the device has it. For the skb a driver was handed to
-    /// transmit (`start_xmit`), before `tx_timestamp`: the flag is written into the shared
-    /// info that clones of the skb share, non-atomically, as C drivers write it.
+    /// Marks a hardware TX timestamp in progress (`SKBTX_IN_PROGRESS`): for
+    /// `netdev`'s `start_hw_tx_timestamp`, which says when.
     #[inline]
-    pub fn start_hw_tx_timestamp(&mut self) -> TxTimestamp {
+    pub(crate) fn mark_tx_in_progress(&mut self) {
         // SAFETY: `self.0` is valid. As C drivers do, the driver transmitting the skb marks
         // the flag in the shared info, which clones share: the stack leaves `tx_flags` to the
-        // driver the skb was handed to for transmission (see the method's documentation).
+        // driver the skb was handed to for transmission.
         unsafe { bindings::skb_tx_flags_add(self.as_raw(), bindings::SKBTX_IN_PROGRESS as u8) };
-        // SAFETY: `self.0` is valid.
-        unsafe { TxTimestamp::new(self.0) }
     }
 
     /// Frees the skb as successfully transmitted, from any context (`dev_consume_skb_any()`).
@@ -712,17 +706,17 @@ impl Drop for SkBuff {
 }
 
 /// A transmitted frame waiting for its hardware timestamp: a reference to its skb that
-/// [`SkBuff::start_hw_tx_timestamp`] took, and one to the device it was sent on (whose index
-/// the timestamp reports). Delivering the timestamp consumes it; dropping it (the device lost
-/// the timestamp, the frame was not sent) only gives both references back, and the socket gets
-/// no timestamp. A `TxTimestamp` that is forgotten keeps its device from being unregistered
-/// (`unregister_netdevice` waits for it), never freed under it.
+/// `start_hw_tx_timestamp` (in `netdev`, which knows devices) took, and one to the device it
+/// is sent on (whose index the timestamp reports). Delivering the timestamp consumes it;
+/// dropping it (the device lost the timestamp, the frame was not sent) only gives both
+/// references back, and the socket gets no timestamp. A `TxTimestamp` that is forgotten keeps
+/// its device from being unregistered (`unregister_netdevice` waits for it), never freed under
+/// it.
 ///
 /// # Invariants
 ///
-/// `skb` points to a valid skb of which this object owns one reference; `dev` is null or a
-/// net_device of which it owns one reference (`netdev_hold()`, tracked by `tracker`), the one
-/// `skb->dev` pointed to when it was taken.
+/// `skb` points to a valid skb of which this object owns one reference; `dev` points to a
+/// net_device of which it owns one reference (`netdev_hold()`, tracked by `tracker`).
 pub struct TxTimestamp {
     skb: NonNull<bindings::sk_buff>,
     dev: *mut bindings::net_device,
@@ -733,20 +727,18 @@ pub struct TxTimestamp {
 unsafe impl Send for TxTimestamp {}
 
 impl TxTimestamp {
-    /// Takes a reference to `skb` and to its device.
+    /// Takes a reference to `skb` and one to `dev`.
     ///
     /// # Safety
     ///
-    /// `skb` must be a valid skb.
-    unsafe fn new(skb: NonNull<bindings::sk_buff>) -> Self {
-        // SAFETY: `skb` is valid (safety requirement): `skb_get()` adds a reference; its device,
-        // if any, is alive while the skb is being transmitted on it, and `netdev_hold()` takes
-        // a reference in any context (`GFP_ATOMIC`).
+    /// `skb` must be a valid skb and `dev` a valid net_device.
+    pub(crate) unsafe fn new(skb: &SkBuff, dev: *mut bindings::net_device) -> Self {
+        // SAFETY: `skb` and `dev` are valid (safety requirement): `skb_get()` adds a reference
+        // to the one, `netdev_hold()` to the other, in any context (`GFP_ATOMIC`).
         unsafe {
-            bindings::skb_get(skb.as_ptr());
-            let dev = bindings::skb_dev(skb.as_ptr());
+            bindings::skb_get(skb.as_raw());
             let mut t = TxTimestamp {
-                skb,
+                skb: skb.0,
                 dev,
                 tracker: core::mem::zeroed(),
             };
@@ -770,9 +762,9 @@ impl TxTimestamp {
         hw.__bindgen_anon_1.hwtstamp = ns;
         let p = this.skb.as_ptr();
         // SAFETY: `p` is a valid skb we hold a reference to (type invariant). `skb_tstamp_tx()`
-        // clones it for the socket and reads the device through `skb->dev`, which holds our
-        // reference unless someone moved the skb to another device since: then it is not
-        // delivered. Then both references are given back, once: `this` is not dropped.
+        // clones it for the socket and reads the device through `skb->dev`: only if that is
+        // the device we hold (compared, not read), which is alive. Then both references are
+        // given back, once: `this` is not dropped.
         unsafe {
             if bindings::skb_dev(p) == this.dev {
                 bindings::skb_tstamp_tx(p, &mut hw);

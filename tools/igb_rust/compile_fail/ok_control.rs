@@ -259,7 +259,7 @@ impl Operations for Net<'_> {
     }
 
     fn start_xmit<'x>(
-        _dev: &Device<Self>,
+        dev: &Device<Self>,
         _txq: &XmitQueue<'x>,
         _data: &mut (),
         skb: TxRequest<'x>,
@@ -267,7 +267,7 @@ impl Operations for Net<'_> {
         // Control of tx_timestamp_twice: delivered once.
         let mut skb = skb.accept();
         if skb.wants_hw_tx_timestamp() {
-            skb.start_hw_tx_timestamp().complete(0);
+            skb.start_hw_tx_timestamp(dev).complete(0);
         }
         Xmit::Ok
     }

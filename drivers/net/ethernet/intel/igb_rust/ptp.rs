@@ -27,7 +27,7 @@ use kernel::{
     ffi::c_long,
     io::{register::Array, Io},
     net::{
-        netdev::{ExtAck, HwTstampConfig, HwTstampRx, HwTstampTx},
+        netdev::{self, ExtAck, HwTstampConfig, HwTstampRx, HwTstampTx},
         skb::{SkBuff, TxTimestamp},
     },
     new_spinlock_irq,
@@ -240,7 +240,12 @@ impl Phc {
     /// the device for it. [`Phc::tx_unclaim`] gives it back if the frame is not sent after all.
     #[cold]
     #[inline(never)]
-    pub(crate) fn tx_claim(&self, bar: &Bar0<'_>, skb: &mut SkBuff) -> Option<u32> {
+    pub(crate) fn tx_claim(
+        &self,
+        dev: &netdev::Device<IgbNet<'_>>,
+        skb: &mut SkBuff,
+    ) -> Option<u32> {
+        let bar = &dev.data().hw.bar;
         if unpack(self.config.load(Relaxed)).tx != HwTstampTx::On {
             return None;
         }
@@ -257,7 +262,7 @@ impl Phc {
         g.claims = g.claims.wrapping_add(1);
         let id = g.claims;
         g.wait = Some(TxWait {
-            stamp: skb.start_hw_tx_timestamp(),
+            stamp: skb.start_hw_tx_timestamp(dev),
             since: Instant::now(),
             id,
         });

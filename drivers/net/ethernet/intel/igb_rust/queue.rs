@@ -2068,7 +2068,7 @@ fn xmit_frame<'x, const STAMP: bool>(
     // back if the frame is not sent.
     let this = dev.data();
     let id = match STAMP && skb.wants_hw_tx_timestamp() {
-        true => this.phc.tx_claim(&this.hw.bar, &mut skb),
+        true => this.phc.tx_claim(dev, &mut skb),
         false => None,
     };
     let stamp = id.is_some();
