@@ -166,6 +166,24 @@ tmo=$(ethtool -S "$DUT_IF" | awk '$1 == "tx_hwtstamp_timeouts:" {print $2}')
 skp=$(ethtool -S "$DUT_IF" | awk '$1 == "tx_hwtstamp_skipped:" {print $2}')
 check "TX under a ping flood: 5 stamps in order, tx_hwtstamp_timeouts $tmo, tx_hwtstamp_skipped $skp" \
 	sh -c "awk '\$3 == \"none\" { b = 1 } END { exit b || NR != 5 }' $out/tx-bulk && [ '$tmo' = 0 ] && [ '$skp' = 0 ]"
+# A PTP frame the port does not accept (to another host's address) still
+# latches RXSTMP in QEMU's model, which stamps before it filters addresses (the
+# 82576 too drops frames it stamped, an erratum C igb handles alike): no other
+# frame is stamped until the watchdog, after two runs, frees it.
+cleared() { ethtool -S "$DUT_IF" | awk '$1 == "rx_hwtstamp_cleared:" {print $2}'; }
+c0=$(cleared)
+ip netns exec $NS "$HWTS" send "$PEER_IF" 02:00:00:00:00:99 1
+for i in $(seq 30); do [ "$(cleared)" != "$c0" ] && break; sleep 0.5; done
+c1=$(cleared)
+$HWTS recv "$DUT_IF" 2 "$PTP" 20 > "$out/rx-after" 2>&1 &
+rpid=$!
+sleep 0.5
+ip netns exec $NS "$HWTS" send "$PEER_IF" "$DUT_MAC" 2
+wait $rpid
+check "a timestamp latched for a frame the port dropped is freed by the watchdog (rx_hwtstamp_cleared $c0 -> $c1)" \
+	test "$c1" = $((c0 + 1))
+check "  ... and the next frames are stamped again ($(tr '\n' ';' < "$out/rx-after" | cut -c1-100))" \
+	stamps_ok "$out/rx-after" 2 rx
 # The configuration outlives the MAC reset of down/up.
 ip link set "$DUT_IF" down
 ip link set "$DUT_IF" up
@@ -192,21 +210,24 @@ check "timestamping off again: received frames carry no hardware timestamp ($(tr
 # Sync stamped on RX, Delay_Req on TX. Under TCG the TX timestamp can take more
 # than ptp4l's default 1 ms to reach the socket.
 # Each runs until it reported enough locked updates (at most 30 s).
-until_locked() {	# until_locked LOG N PID
+until_locked() {	# until_locked LOG N
 	local i
 	for i in $(seq 60); do
 		[ "$(grep -c ' s2 ' "$1")" -ge "$2" ] && break
 		sleep 0.5
 	done
-	kill "$3" 2>/dev/null; wait "$3" 2>/dev/null
 }
 ip netns exec $NS ptp4l -i "$PEER_IF" -2 -S -m --priority1=1 --uds_address=/run/ptp4l-peer \
 	--logSyncInterval=-3 --logAnnounceInterval=-2 > "$out/ptp4l-master" 2>&1 &
 mpid=$!
 ptp4l -i "$DUT_IF" -2 -H -s -m --summary_interval=-3 --tx_timestamp_timeout=200 \
 	> "$out/ptp4l-slave" 2>&1 &
-until_locked "$out/ptp4l-slave" 12 $!
+spid=$!
+until_locked "$out/ptp4l-slave" 12
+# The master first: its Sync messages to a group the slave left would latch
+# RXSTMP for frames the port drops (see above).
 kill $mpid 2>/dev/null; wait $mpid 2>/dev/null
+kill $spid 2>/dev/null; wait $spid 2>/dev/null
 locked=$(grep -c 'master offset .* s2 ' "$out/ptp4l-slave")
 check "ptp4l: igb_rust's port becomes SLAVE with hardware timestamps and locks (s2) to the peer's clock ($locked locked updates; last: $(grep ' s2 ' "$out/ptp4l-slave" | tail -1 | cut -d' ' -f2-))" \
 	sh -c "grep -q 'to SLAVE on MASTER_CLOCK_SELECTED' $out/ptp4l-slave && [ $locked -ge 12 ] &&
@@ -216,15 +237,17 @@ check "  ... its offset to the master stays within 20 ms once locked (largest of
 	sh -c "[ -n '$offs' ] && [ '$offs' -lt 20000000 ]"
 # phc2sys steers the system clock to the PHC that ptp4l locked.
 phc2sys -s "$DUT_IF" -c CLOCK_REALTIME -O 0 -m -R 8 > "$out/phc2sys" 2>&1 &
-until_locked "$out/phc2sys" 10 $!
+ppid=$!
+until_locked "$out/phc2sys" 10
+kill $ppid 2>/dev/null; wait $ppid 2>/dev/null
 n=$(grep -c 'CLOCK_REALTIME phc offset .* s2 ' "$out/phc2sys")
 check "phc2sys locks CLOCK_REALTIME to igb_rust's PHC ($n locked updates; last: $(grep ' s2 ' "$out/phc2sys" | tail -1 | cut -d' ' -f2-))" \
 	sh -c "[ $n -ge 10 ]"
 # The system clock's frequency as it was, for the parts after this one.
 phc_ctl CLOCK_REALTIME freq 0 > /dev/null
 cnt=$(ethtool -S "$DUT_IF" | awk '$1 ~ /^(tx_hwtstamp_timeouts|tx_hwtstamp_skipped|rx_hwtstamp_cleared):$/ {printf "%s %s ", $1, $2}')
-check "in the whole part no TX timestamp timed out or was skipped, no RX timestamp was left latched ($cnt)" \
-	sh -c "[ '$cnt' = 'tx_hwtstamp_timeouts: 0 tx_hwtstamp_skipped: 0 rx_hwtstamp_cleared: 0 ' ]"
+check "in the whole part no TX timestamp timed out or was skipped, and only the RX timestamp above was left latched ($cnt)" \
+	sh -c "[ '$cnt' = 'tx_hwtstamp_timeouts: 0 tx_hwtstamp_skipped: 0 rx_hwtstamp_cleared: 1 ' ]"
 
 teardown_pair
 rmmod igb_rust
