@@ -629,8 +629,39 @@ pub(crate) struct TxSlot<'bound> {
     /// Number of descriptors (and slots) the frame takes, from this slot on.
     descs: u16,
     /// Packets and bytes the frame puts on the wire (several packets with TSO).
-    pkts: u32,
-    bytes: u32,
+    wire: Wire,
+}
+
+/// Packets (high 32 bits) and bytes (low 32 bits) sent, in one word: a clean sums both of a
+/// frame in one add.
+///
+/// A clean adds at most a ring of frames ([`MAX_RING_SIZE`], 2^12), each of at most 2^17
+/// bytes (a TSO frame with its replicated headers) and 2^16 packets: the bytes never carry
+/// into the packets.
+#[derive(Clone, Copy, Default)]
+struct Wire(u64);
+
+impl Wire {
+    #[inline(always)]
+    fn new(pkts: u32, bytes: u32) -> Self {
+        Self((u64::from(pkts) << 32) | u64::from(bytes))
+    }
+
+    /// Adds `other`'s counts (wrapping: a miscount at worst, never a panic).
+    #[inline(always)]
+    fn add(&mut self, other: Wire) {
+        self.0 = self.0.wrapping_add(other.0);
+    }
+
+    #[inline(always)]
+    fn pkts(self) -> u32 {
+        (self.0 >> 32) as u32
+    }
+
+    #[inline(always)]
+    fn bytes(self) -> u32 {
+        self.0 as u32
+    }
 }
 
 /// A TX ring of `size` descriptors, in its two halves.
@@ -647,8 +678,7 @@ pub(crate) fn tx_ring<'bound>(
             frame: MapSlot::new(pdev),
             last: 0,
             descs: 0,
-            pkts: 0,
-            bytes: 0,
+            wire: Wire::default(),
         },
         GFP_KERNEL | __GFP_NOWARN,
     )
@@ -729,8 +759,7 @@ impl<'bound> TxQueueData<'bound> {
         let n = segs.len() as u32;
         // At most `room`, below the ring's size.
         slot.descs = n as u16;
-        slot.pkts = 1;
-        slot.bytes = len;
+        slot.wire = Wire::new(1, len);
         // At most `pieces`, which were free.
         if !free.publish(n) {
             if let Some(slot) = free.first_mut() {
@@ -1375,12 +1404,31 @@ impl<'bound> VectorData<'bound> {
         q: u16,
         tx: &mut TxClean<'_>,
     ) {
+        // Netpoll (budget 0) may run in hard interrupt context, where an XDP frame cannot be
+        // returned: its loop leaves them to the next poll. Compiled apart, so that the softirq
+        // poll does not test it per frame.
+        if ctx.budget() == 0 {
+            self.clean_tx_frames::<true>(dev, ctx, q, tx);
+        } else {
+            self.clean_tx_frames::<false>(dev, ctx, q, tx);
+        }
+    }
+
+    /// The loop of [`Self::clean_tx`]; `NETPOLL` for a poll with budget 0.
+    #[inline(always)]
+    fn clean_tx_frames<const NETPOLL: bool>(
+        &self,
+        dev: &netdev::Device<IgbNet<'_>>,
+        ctx: &NapiContext<'_>,
+        q: u16,
+        tx: &mut TxClean<'_>,
+    ) {
         let Some(txq) = dev.tx_queue(u32::from(q)) else {
             return;
         };
-        let (mut pkts, mut bytes) = (0u32, 0u32);
+        let mut sent = Wire::default();
         // XDP frames: sent, but never counted in the byte queue limits.
-        let (mut xpkts, mut xbytes) = (0u32, 0u32);
+        let mut xdp_sent = Wire::default();
         let mut pending = tx.pending_slots();
         let (size, desc, len) = (pending.size(), pending.shared(), pending.len());
         // Slots of the frames freed so far, given back together at the end: the oldest frame
@@ -1397,39 +1445,30 @@ impl<'bound> VectorData<'bound> {
             if desc.read(last as usize, 1) & TXD_STAT_DD == 0 {
                 break;
             }
-            // Netpoll may run in hard interrupt context, where an XDP frame cannot be
-            // returned: it leaves them to the next poll.
-            if ctx.budget() == 0 && slot.frame.skb().is_none() {
+            if NETPOLL && slot.frame.skb().is_none() {
                 break;
             }
-            // The frame's slots, all pending unless the count is stale (`done < len` here).
-            let descs = u32::from(slot.descs);
-            if descs == 0 || descs > len.wrapping_sub(done) {
-                break;
-            }
-            // What the device completed during one call: far below 2^32 frames or bytes.
-            // Wrapping would only undercount, where a checked add panics.
             match slot.frame.take() {
                 Some(TxBuf::Skb(skb)) => {
-                    bytes = bytes.wrapping_add(slot.bytes);
-                    pkts = pkts.wrapping_add(slot.pkts);
+                    sent.add(slot.wire);
                     ctx.consume_skb(skb);
                 }
                 Some(TxBuf::Frame(f)) => {
-                    xbytes = xbytes.wrapping_add(slot.bytes);
-                    xpkts = xpkts.wrapping_add(slot.pkts);
+                    xdp_sent.add(slot.wire);
                     drop(f);
                 }
                 None => (),
             }
-            // At most `len`.
-            done = done.wrapping_add(descs);
+            // The frame's slots. Below `len + 2^16`: no wrap. A stale count (0, or past the
+            // pending slots) stops the loop, at an empty slot or past `len`.
+            done = done.wrapping_add(u32::from(slot.descs));
         }
-        // At most `len`, checked frame by frame. Nothing to store when nothing completed (the
-        // producer reads the index's cache line).
+        // Nothing to store when nothing completed (the producer reads the index's cache line).
         if done != 0 {
-            pending.release(done);
+            pending.release(done.min(len));
         }
+        let (pkts, bytes) = (sent.pkts(), sent.bytes());
+        let (xpkts, xbytes) = (xdp_sent.pkts(), xdp_sent.bytes());
         if pkts > 0 {
             txq.completed(pkts, bytes, ctx);
         }
@@ -2143,8 +2182,7 @@ fn xmit_frame<'x, const STAMP: bool>(
     // Ring indices are below `MAX_RING_SIZE`, `descs` at most `TX_DESC_NEEDED`.
     slot.last = last as u16;
     slot.descs = descs as u16;
-    slot.pkts = pkts;
-    slot.bytes = bytes;
+    slot.wire = Wire::new(pkts, bytes);
     // At most `TX_DESC_NEEDED`, which were free.
     if !free.publish(descs) {
         if let Some(slot) = free.first_mut() {
