@@ -1448,6 +1448,13 @@ impl<'bound> VectorData<'bound> {
             if NETPOLL && slot.frame.skb().is_none() {
                 break;
             }
+            // The frame's slots: past the pending ones, the count is stale; stop before giving
+            // back slots another frame may still hold. (Below `len + 2^16`: no wrap.) A count of
+            // 0 stops the walk at this slot, empty by then.
+            let next = done.wrapping_add(u32::from(slot.descs));
+            if next > len {
+                break;
+            }
             match slot.frame.take() {
                 Some(TxBuf::Skb(skb)) => {
                     sent.add(slot.wire);
@@ -1459,13 +1466,12 @@ impl<'bound> VectorData<'bound> {
                 }
                 None => (),
             }
-            // The frame's slots. Below `len + 2^16`: no wrap. A stale count (0, or past the
-            // pending slots) stops the loop, at an empty slot or past `len`.
-            done = done.wrapping_add(u32::from(slot.descs));
+            done = next;
         }
-        // Nothing to store when nothing completed (the producer reads the index's cache line).
+        // At most `len`, checked frame by frame. Nothing to store when nothing completed (the
+        // producer reads the index's cache line).
         if done != 0 {
-            pending.release(done.min(len));
+            pending.release(done);
         }
         let (pkts, bytes) = (sent.pkts(), sent.bytes());
         let (xpkts, xbytes) = (xdp_sent.pkts(), xdp_sent.bytes());
