@@ -632,19 +632,20 @@ pub(crate) struct TxSlot<'bound> {
     wire: Wire,
 }
 
-/// Packets (high 32 bits) and bytes (low 32 bits) sent, in one word: a clean sums both of a
+/// Packets (low 32 bits) and bytes (high 32 bits) sent, in one word: a clean sums both of a
 /// frame in one add.
 ///
-/// A clean adds at most a ring of frames ([`MAX_RING_SIZE`], 2^12), each of at most 2^17
-/// bytes (a TSO frame with its replicated headers) and 2^16 packets: the bytes never carry
-/// into the packets.
+/// A clean adds at most a ring of frames ([`MAX_RING_SIZE`], 2^12) of fewer than 2^16
+/// packets each (a TSO frame's segment count): the packets never carry into the bytes. The
+/// bytes wrap as a `u32` would (a frame injected with a tiny GSO size counts tens of
+/// megabytes), their carry falling off the top.
 #[derive(Clone, Copy, Default)]
 struct Wire(u64);
 
 impl Wire {
     #[inline(always)]
     fn new(pkts: u32, bytes: u32) -> Self {
-        Self((u64::from(pkts) << 32) | u64::from(bytes))
+        Self((u64::from(bytes) << 32) | u64::from(pkts))
     }
 
     /// Adds `other`'s counts (wrapping: a miscount at worst, never a panic).
@@ -655,12 +656,12 @@ impl Wire {
 
     #[inline(always)]
     fn pkts(self) -> u32 {
-        (self.0 >> 32) as u32
+        self.0 as u32
     }
 
     #[inline(always)]
     fn bytes(self) -> u32 {
-        self.0 as u32
+        (self.0 >> 32) as u32
     }
 }
 
@@ -1448,9 +1449,10 @@ impl<'bound> VectorData<'bound> {
             if NETPOLL && slot.frame.skb().is_none() {
                 break;
             }
-            // The frame's slots: past the pending ones, the count is stale; stop before giving
-            // back slots another frame may still hold. (Below `len + 2^16`: no wrap.) A count of
-            // 0 stops the walk at this slot, empty by then.
+            // The frame's slots. A count past the pending ones is stale: stop before freeing a
+            // frame whose slots could not be given back. (Below `len + 2^16`: no wrap.) A
+            // count of 0 frees the frame, then stops the walk at its slot, which stays pending
+            // until the watchdog resets the hung ring.
             let next = done.wrapping_add(u32::from(slot.descs));
             if next > len {
                 break;
