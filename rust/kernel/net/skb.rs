@@ -108,10 +108,11 @@ pub struct Tso {
 
 impl Tso {
     /// Bytes the segments put on the wire (the headers once per segment), for byte counters
-    /// and byte queue limits.
+    /// and byte queue limits; wrapping past `u32::MAX` as such counters do (the fields are
+    /// public: any values are accepted, none panics).
     #[inline]
     pub fn wire_bytes(&self, skb_len: u32) -> u32 {
-        skb_len + self.segs.saturating_sub(1) * self.hdr_len
+        skb_len.wrapping_add(self.segs.saturating_sub(1).wrapping_mul(self.hdr_len))
     }
 }
 
