@@ -641,6 +641,12 @@ impl<'p> Page<'p> {
         self.shape.size()
     }
 
+    /// Whether this buffer was cut as `layout` says: its size and headroom are the layout's.
+    #[inline(always)]
+    pub fn is_cut_as(&self, layout: &Layout) -> bool {
+        self.shape == layout.shape
+    }
+
     /// Whether the page belongs to `pool`.
     #[inline]
     pub fn is_from(&self, pool: &PagePool<'_>) -> bool {
@@ -716,11 +722,11 @@ impl<'p> Page<'p> {
         // that cannot happen here, and every pool of this module syncs for the device
         // (`PP_FLAG_DMA_SYNC_DEV`).
         unsafe {
-            bindings::dma_sync_single_for_device(
+            sync_single(
                 dev,
                 self.dma_addr(),
-                self.shape.offset().saturating_add(len).min(size) as usize,
-                bindings::dma_data_direction::DMA_FROM_DEVICE,
+                self.shape.offset().saturating_add(len).min(size),
+                false,
             )
         };
     }
@@ -861,19 +867,24 @@ impl<'p> Page<'p> {
     /// clamped to the buffer.
     #[inline]
     pub(crate) fn sync_for_cpu(&self, len: u32) {
+        if self.needs_sync() {
+            self.sync_for_cpu_asked(len);
+        }
+    }
+
+    /// [`Page::sync_for_cpu`] for a caller that has just seen [`Page::needs_sync`] true: the
+    /// device's flags are not read again. Called when the device needs no sync, it costs the
+    /// call and nothing else.
+    #[inline(always)]
+    pub(crate) fn sync_for_cpu_asked(&self, len: u32) {
         let (size, offset) = (self.shape.size(), self.shape.offset());
         // The headroom is below the size (`Shape` invariant), and the buffer inside the page
         // (type invariant): neither wraps.
         let len = len.min(size.wrapping_sub(offset));
-        // SAFETY: The range is inside our buffer (clamped above), which `pool` mapped.
-        unsafe {
-            bindings::page_pool_dma_sync_for_cpu(
-                self.pool.as_raw(),
-                self.page.as_ptr(),
-                self.off.wrapping_add(offset),
-                len,
-            )
-        };
+        // SAFETY: The pool's device is valid (see `needs_sync`); the range from the
+        // headroom is inside our buffer (clamped above), which the pool mapped for it, from
+        // the pool's own offset 0 (type invariant of `PagePool`).
+        unsafe { sync_single(self.pool.dev(), self.write_addr(), len, true) };
     }
 
     /// Whether the device needs its buffers synced at all (no DMA coherence, or bounce
@@ -952,6 +963,35 @@ impl Drop for Page<'_> {
 }
 
 /// Gives a parked page back to its own pool, away from the hot path of a ring that found it.
+/// Syncs `len` bytes at `addr`, a device-to-memory mapping of `dev`, for the CPU
+/// (`for_cpu`) or for the device, without asking `dma_dev_need_sync()` first: its callers
+/// have (a sync the device does not need is only work lost). Without `CONFIG_DMA_NEED_SYNC`
+/// no device needs syncs, and there is nothing to do.
+///
+/// # Safety
+///
+/// `dev` is a valid device and `addr..addr + len` lies inside one of its live
+/// `DMA_FROM_DEVICE` mappings.
+#[inline(always)]
+unsafe fn sync_single(dev: *mut bindings::device, addr: DmaAddress, len: u32, for_cpu: bool) {
+    #[cfg(CONFIG_DMA_NEED_SYNC)]
+    {
+        let dir = bindings::dma_data_direction::DMA_FROM_DEVICE;
+        // SAFETY: Per the safety requirements. These are what `dma_sync_single_for_cpu()`
+        // and `_for_device()` call once the device's flags say it needs syncs; they keep the
+        // DMA-API debugging checks.
+        unsafe {
+            if for_cpu {
+                bindings::__dma_sync_single_for_cpu(dev, addr, len as usize, dir)
+            } else {
+                bindings::__dma_sync_single_for_device(dev, addr, len as usize, dir)
+            }
+        }
+    }
+    #[cfg(not(CONFIG_DMA_NEED_SYNC))]
+    let _ = (dev, addr, len, for_cpu);
+}
+
 #[cold]
 #[inline(never)]
 fn drop_foreign(page: Option<ParkedPage>) {

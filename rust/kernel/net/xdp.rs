@@ -1036,7 +1036,7 @@ impl<'a> Runner<'a> {
         // dirty length below.
         let sync = page.needs_sync();
         if sync {
-            page.sync_for_cpu(len);
+            page.sync_for_cpu_asked(len);
         }
         let hard_start = page.address();
         // INVARIANT: the metadata is this frame's for a program that can read it.
