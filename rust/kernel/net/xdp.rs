@@ -889,6 +889,7 @@ impl RxQueue {
             rxq: self,
             prog,
             dev_bound: prog.dev_bound(),
+            layout: None,
         }
     }
 
@@ -969,12 +970,14 @@ impl RxQueue {
 ///
 /// `mb.xdp` is a buffer description whose frame size is `PAGE_SIZE` and whose queue info is
 /// `rxq`'s; `dev_bound` is `prog.dev_bound()`. While a program runs, `mb.meta` is the
-/// frame's if `dev_bound`.
+/// frame's if `dev_bound`. If `layout` holds a layout, its buffers are whole pages with at
+/// least [`PACKET_HEADROOM`] of headroom.
 pub struct Runner<'a> {
     mb: MetaBuff,
     rxq: &'a RxQueue,
     prog: ProgRef<'a>,
     dev_bound: bool,
+    layout: Option<page_pool::Layout>,
 }
 
 impl<'a> Runner<'a> {
@@ -982,6 +985,20 @@ impl<'a> Runner<'a> {
     #[inline]
     pub fn prog(&self) -> ProgRef<'a> {
         self.prog
+    }
+
+    /// The runner, told that the buffers it will see are cut as `layout` says (the pool's
+    /// layout for the poll, [`PagePool::layout`](page_pool::PagePool::layout)): if programs
+    /// can run on buffers of that layout, a buffer cut that way, with no more than the
+    /// layout's `max_len` written, takes one test of its layout and length instead of the
+    /// full checks of its size, headroom and end. Any other buffer still takes the full
+    /// checks, so a wrong `layout` costs time, never safety.
+    #[inline(always)]
+    pub fn expecting(mut self, layout: page_pool::Layout) -> Self {
+        let xdp_ready = layout.is_whole_page() && layout.offset() >= PACKET_HEADROOM;
+        // INVARIANT: whole pages with XDP's headroom, checked just above.
+        self.layout = xdp_ready.then_some(layout);
+        self
     }
 
     /// Runs the program on the `len` bytes the device wrote into `page` at its pool's
@@ -1022,16 +1039,26 @@ impl<'a> Runner<'a> {
         H: OnVerdict<'p>,
     {
         let (page, len) = head;
-        let offset = page.pool_offset();
-        // Programs see whole pages only, with XDP's headroom: the buffer description, the
-        // queue info's fragment size and the frame conversion assume them. A driver gives
-        // its pool that layout before it attaches a program; a buffer of another is dropped.
-        if page.size() != page_pool::PAGE_SIZE || offset < PACKET_HEADROOM {
-            return on.dropped(page, len, DropReason::Layout);
-        }
-        if !page.fits(offset, len) {
-            return on.dropped(page, len, DropReason::TooLong);
-        }
+        let offset = match self.layout {
+            // A whole page with XDP's headroom (type invariant), holding `len` bytes from
+            // its offset before the shared info: `offset + max_len + SKB_SHINFO_SIZE <= size`
+            // (the layout's invariant) with `len <= max_len`.
+            Some(l) if page.is_cut_as(&l) && len <= l.max_len() => l.offset(),
+            _ => {
+                let offset = page.pool_offset();
+                // Programs see whole pages only, with XDP's headroom: the buffer description,
+                // the queue info's fragment size and the frame conversion assume them. A
+                // driver gives its pool that layout before it attaches a program; a buffer of
+                // another is dropped.
+                if page.size() != page_pool::PAGE_SIZE || offset < PACKET_HEADROOM {
+                    return on.dropped(page, len, DropReason::Layout);
+                }
+                if !page.fits(offset, len) {
+                    return on.dropped(page, len, DropReason::TooLong);
+                }
+                offset
+            }
+        };
         // Read once: a device whose buffers need no sync (most) skips both syncs and the
         // dirty length below.
         let sync = page.needs_sync();

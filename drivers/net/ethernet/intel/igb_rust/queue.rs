@@ -1537,7 +1537,9 @@ impl<'bound> VectorData<'bound> {
         //@ from xdp
         // What is the same for every frame of the poll is set up once.
         let mut xdp = if XDP {
-            xdp.map(|(rxq, prog)| rxq.runner(prog))
+            // The pool keeps its layout for the poll: its buffers take the runner's short
+            // check.
+            xdp.map(|(rxq, prog)| rxq.runner(prog).expecting(pool.layout()))
         } else {
             None
         };
