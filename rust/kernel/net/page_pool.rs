@@ -190,8 +190,8 @@ pub struct Params {
 /// # Invariants
 ///
 /// `pool` is a page pool created by [`PagePool::new`] or [`PagePool::new_for_napi`], of
-/// order-0 pages synced for the device over the whole page (C offset 0, `max_len` of
-/// `PAGE_SIZE`), holding the creation reference, which is dropped
+/// order-0 pages mapped `DMA_FROM_DEVICE` (`p.dma_dir`) and synced for the device over the
+/// whole page (C offset 0, `max_len` of `PAGE_SIZE`), holding the creation reference, which is dropped
 /// (`page_pool_destroy()`) on drop. Its device (`p.dev`) stays bound, and so alive, for as
 /// long as the pool lives: for `'dev`, or per the safety requirements of
 /// [`PagePool::new_for_napi`]. The pool itself takes no reference to it.
@@ -715,9 +715,9 @@ impl<'p> Page<'p> {
             return;
         }
         let size = self.shape.size();
-        // SAFETY: The page is mapped by its live pool for `dev` (type invariant); the range
-        // from the buffer's start is clamped to the buffer, which is inside the page (type
-        // invariant). The pool's own `dma_sync` flag and RCU re-check guard against a pool
+        // SAFETY: The page is mapped `DMA_FROM_DEVICE` by its live pool for `dev` (type
+        // invariants of `Page` and `PagePool`); the range from the buffer's start is clamped
+        // to the buffer, which is inside the page (type invariant). The pool's own `dma_sync` flag and RCU re-check guard against a pool
         // being scrubbed (destroyed) under a concurrent return; a `Page` borrows its pool, so
         // that cannot happen here, and every pool of this module syncs for the device
         // (`PP_FLAG_DMA_SYNC_DEV`).
@@ -873,17 +873,19 @@ impl<'p> Page<'p> {
     }
 
     /// [`Page::sync_for_cpu`] for a caller that has just seen [`Page::needs_sync`] true: the
-    /// device's flags are not read again. Called when the device needs no sync, it costs the
-    /// call and nothing else.
+    /// device's flags are not read again. Called when the device needs no sync, it is wasted
+    /// work, never a wrong result.
     #[inline(always)]
     pub(crate) fn sync_for_cpu_asked(&self, len: u32) {
         let (size, offset) = (self.shape.size(), self.shape.offset());
         // The headroom is below the size (`Shape` invariant), and the buffer inside the page
         // (type invariant): neither wraps.
         let len = len.min(size.wrapping_sub(offset));
-        // SAFETY: The pool's device is valid (see `needs_sync`); the range from the
-        // headroom is inside our buffer (clamped above), which the pool mapped for it, from
-        // the pool's own offset 0 (type invariant of `PagePool`).
+        // SAFETY: The pool's device is valid (see `needs_sync`). The pool mapped the whole
+        // page for it, `DMA_FROM_DEVICE` (type invariant of `PagePool`), and the range from
+        // the headroom is inside our buffer (clamped above), which is inside the page (type
+        // invariant). (The pool's C offset is 0, so this is the address
+        // `page_pool_dma_sync_for_cpu()` would sync.)
         unsafe { sync_single(self.pool.dev(), self.write_addr(), len, true) };
     }
 
@@ -962,11 +964,11 @@ impl Drop for Page<'_> {
     }
 }
 
-/// Gives a parked page back to its own pool, away from the hot path of a ring that found it.
 /// Syncs `len` bytes at `addr`, a device-to-memory mapping of `dev`, for the CPU
 /// (`for_cpu`) or for the device, without asking `dma_dev_need_sync()` first: its callers
-/// have (a sync the device does not need is only work lost). Without `CONFIG_DMA_NEED_SYNC`
-/// no device needs syncs, and there is nothing to do.
+/// have (a sync the device does not need is only wasted work, never a wrong result). Without
+/// `CONFIG_DMA_NEED_SYNC` (or without DMA at all) no device needs syncs, and there is nothing
+/// to do.
 ///
 /// # Safety
 ///
@@ -974,7 +976,7 @@ impl Drop for Page<'_> {
 /// `DMA_FROM_DEVICE` mappings.
 #[inline(always)]
 unsafe fn sync_single(dev: *mut bindings::device, addr: DmaAddress, len: u32, for_cpu: bool) {
-    #[cfg(CONFIG_DMA_NEED_SYNC)]
+    #[cfg(all(CONFIG_HAS_DMA, CONFIG_DMA_NEED_SYNC))]
     {
         let dir = bindings::dma_data_direction::DMA_FROM_DEVICE;
         // SAFETY: Per the safety requirements. These are what `dma_sync_single_for_cpu()`
@@ -988,10 +990,11 @@ unsafe fn sync_single(dev: *mut bindings::device, addr: DmaAddress, len: u32, fo
             }
         }
     }
-    #[cfg(not(CONFIG_DMA_NEED_SYNC))]
+    #[cfg(not(all(CONFIG_HAS_DMA, CONFIG_DMA_NEED_SYNC)))]
     let _ = (dev, addr, len, for_cpu);
 }
 
+/// Gives a parked page back to its own pool, away from the hot path of a ring that found it.
 #[cold]
 #[inline(never)]
 fn drop_foreign(page: Option<ParkedPage>) {

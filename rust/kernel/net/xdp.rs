@@ -1123,9 +1123,8 @@ impl<'a> Runner<'a> {
                     .checked_add(flen)
                     .is_some_and(|n| n <= page_pool::PAGE_SIZE);
             let added = fits && prog.has_frags() && {
-                if sync {
-                    frag.sync_for_cpu(flen);
-                }
+                // Asked per fragment: it may be of another pool, for another device.
+                frag.sync_for_cpu(flen);
                 // SAFETY: `xdp` describes our page, whose shared info lies past the data (`fits`
                 // above); `frag` is a page-pool page we own, of which `flen` bytes at `foff` lie
                 // inside it (checked above). On success the fragment list owns the page's
