@@ -191,9 +191,9 @@ pub struct Params {
 ///
 /// `pool` is a page pool created by [`PagePool::new`] or [`PagePool::new_for_napi`], of
 /// order-0 pages mapped `DMA_FROM_DEVICE` (`p.dma_dir`) and synced for the device over the
-/// whole page (C offset 0, `max_len` of `PAGE_SIZE`), holding the creation reference, which is dropped
-/// (`page_pool_destroy()`) on drop. Its device (`p.dev`) stays bound, and so alive, for as
-/// long as the pool lives: for `'dev`, or per the safety requirements of
+/// whole page (C offset 0, `max_len` of `PAGE_SIZE`), holding the creation reference, which
+/// is dropped (`page_pool_destroy()`) on drop. Its device (`p.dev`) stays bound, and so
+/// alive, for as long as the pool lives: for `'dev`, or per the safety requirements of
 /// [`PagePool::new_for_napi`]. The pool itself takes no reference to it.
 ///
 /// If `cut` holds `(page, next)`, `page` is a page of `pool` being cut into buffers of the
@@ -717,10 +717,10 @@ impl<'p> Page<'p> {
         let size = self.shape.size();
         // SAFETY: The page is mapped `DMA_FROM_DEVICE` by its live pool for `dev` (type
         // invariants of `Page` and `PagePool`); the range from the buffer's start is clamped
-        // to the buffer, which is inside the page (type invariant). The pool's own `dma_sync` flag and RCU re-check guard against a pool
-        // being scrubbed (destroyed) under a concurrent return; a `Page` borrows its pool, so
-        // that cannot happen here, and every pool of this module syncs for the device
-        // (`PP_FLAG_DMA_SYNC_DEV`).
+        // to the buffer, which is inside the page (type invariant). The pool's own `dma_sync`
+        // flag and RCU re-check guard against a pool being scrubbed (destroyed) under a
+        // concurrent return; a `Page` borrows its pool, so that cannot happen here, and every
+        // pool of this module syncs for the device (`PP_FLAG_DMA_SYNC_DEV`).
         unsafe {
             sync_single(
                 dev,
