@@ -121,6 +121,14 @@ kmemleak_scan() {	# prints the leak report, if any
 	cat $f
 }
 
+ethtool_stat() {	# ethtool_stat REGEX: the DUT's ethtool -S counters whose whole name matches REGEX, summed (0 if none)
+	ethtool -S "$DUT_IF" | awk -v p="$1" '$1 ~ "^(" p "):$" { s += $2 } END { print s + 0 }'
+}
+
+ethtool_value() {	# ethtool_value NAME: the DUT's ethtool -S counter NAME; nothing if it has none
+	ethtool -S "$DUT_IF" | awk -v k="$1:" '$1 == k { print $2 }'
+}
+
 stat_of() {	# stat_of IF rx|tx packets|bytes [NS]
 	if [ -n "${4:-}" ]; then
 		ip netns exec "$4" cat /sys/class/net/$1/statistics/${2}_$3

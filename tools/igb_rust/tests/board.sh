@@ -11,9 +11,6 @@ setup_pair v4only
 mountpoint -q /run/igbt || { mkdir -p /run/igbt && mount -t tmpfs -o size=200m tmpfs /run/igbt; }
 dd if=/dev/urandom of=/run/igbt/blob bs=1M count=24 status=none
 want_sum=$(sha256sum < /run/igbt/blob)
-ethtool_stat() {	# ethtool_stat PATTERN: the DUT's ethtool -S counters matching PATTERN, summed
-	ethtool -S "$DUT_IF" | awk -v p="$1" '$1 ~ "^" p ":$" { s += $2 } END { print s + 0 }'
-}
 
 # --- the port's own address ------------------------------------------------
 # QEMU loads each NIC's mac= (scripts/vm.sh sets two non-default ones) into

@@ -33,7 +33,7 @@ set_cb 256
 check "changing rx-copybreak keeps the link" test "$(cat /sys/class/net/$DUT_IF/carrier_changes)" = "$carrier_before"
 
 cb_count() {	# sum of rxN_copybreak_packets
-	ethtool -S "$DUT_IF" | awk '/rx[0-9]+_copybreak_packets/ {s += $2} END {print s + 0}'
+	ethtool_stat 'rx[0-9]+_copybreak_packets'
 }
 delta_for() {	# delta_for FRAME_BYTES: copybreak packets added by 50 frames from the peer
 	local before after
@@ -71,10 +71,9 @@ check "frames of 99/100/101 bytes intact at copybreak 100" boundary 100
 set_cb 256
 
 # page_pool: sustained traffic recycles pages instead of allocating new ones.
-pp() { ethtool -S "$DUT_IF" | awk -v k="$1:" '$1 == k {print $2}'; }
-slow0=$(pp rx_pp_alloc_slow); rc0=$(( $(pp rx_pp_recycle_cached) + $(pp rx_pp_recycle_ring) ))
+slow0=$(ethtool_value rx_pp_alloc_slow); rc0=$(( $(ethtool_value rx_pp_recycle_cached) + $(ethtool_value rx_pp_recycle_ring) ))
 ip netns exec $NS ping -q -f -c 3000 -s 1400 $DUT_IP >/dev/null 2>&1
-slow1=$(pp rx_pp_alloc_slow); rc1=$(( $(pp rx_pp_recycle_cached) + $(pp rx_pp_recycle_ring) ))
+slow1=$(ethtool_value rx_pp_alloc_slow); rc1=$(( $(ethtool_value rx_pp_recycle_cached) + $(ethtool_value rx_pp_recycle_ring) ))
 note "page_pool: alloc_slow $slow0 -> $slow1, recycled $rc0 -> $rc1"
 check "page_pool stats are reported" test -n "$slow1"
 # Two 1400-byte frames share a page (half-page buffers at MTU 1500): the page
@@ -82,7 +81,7 @@ check "page_pool stats are reported" test -n "$slow1"
 check "page_pool recycles under traffic (+$((rc1 - rc0)) pages for 3000 frames)" test $((rc1 - rc0)) -ge 1250
 check "page_pool slow allocations stay bounded (+$((slow1 - slow0)))" test $((slow1 - slow0)) -le 64
 # Copied frames: their page is posted again in the ring, the pool hands out none for them.
-allocs() { echo $(( $(pp rx_pp_alloc_fast) + $(pp rx_pp_alloc_slow) )); }
+allocs() { echo $(( $(ethtool_value rx_pp_alloc_fast) + $(ethtool_value rx_pp_alloc_slow) )); }
 cp0=$(cb_count); a0=$(allocs)
 ip netns exec $NS ping -q -f -c 1000 -s 100 $DUT_IP >/dev/null 2>&1
 cp1=$(cb_count); a1=$(allocs)

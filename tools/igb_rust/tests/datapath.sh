@@ -36,7 +36,7 @@ check "frames 60..1514 bytes both ways" sizes_ok 1500 18 19 100 255 256 257 512 
 # above. What a UDP socket is charged per unread 1000-byte datagram is the
 # skb's truesize: about 2.3 KiB over a half page, 4.3 KiB over a whole one.
 rx_bufs() {	# rx_bufs frags|pages: rxN_buf_KIND summed over the queues
-	ethtool -S "$DUT_IF" | awk -v n="$1" '$1 ~ "^rx[0-9]+_buf_" n ":$" { s += $2 } END { print s + 0 }'
+	ethtool_stat "rx[0-9]+_buf_$1"
 }
 udp_charge() {	# bytes a DUT socket is charged per 1000-byte datagram (16 sent by the peer)
 	python3 - "$DUT_IP" "$NS" <<'PY'
@@ -111,7 +111,7 @@ check "bulk ${BULK_MB} MB DUT -> peer arrives intact" bulk tx
 check "bulk ${BULK_MB} MB peer -> DUT arrives intact" bulk rx
 
 tx_stat() {	# tx_stat NAME: txN_NAME summed over the queues
-	ethtool -S "$DUT_IF" | awk -v n="$1" '$1 ~ "^tx[0-9]+_" n ":$" { s += $2 } END { print s + 0 }'
+	ethtool_stat "tx[0-9]+_$1"
 }
 offload_carried() {	# offload_carried FEATURE STAT MIN: feature on, STAT above MIN
 	local n

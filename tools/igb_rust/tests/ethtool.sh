@@ -89,7 +89,7 @@ dim_ok() {	# every queue vector holds a DIM profile (1 8 64 128 256 us) or, not
 fixed_all() { printf "${1:-162} %.0s" $(seq 1 "$nq") | sed 's/ $//'; }	# [US]: US in every vector
 adaptive_up() { [ "$(adaptive)" = on ] && traffic; }
 fixed_kept() { traffic && test "$(eitrs)" = "$(fixed_all)"; }
-dim_updates() { ethtool -S "$DUT_IF" | awk '$1 ~ /^rx[0-9]+_dim_updates:$/ {s += $2} END {print s + 0}'; }
+dim_updates() { ethtool_stat 'rx[0-9]+_dim_updates'; }
 carrier1=$(cat /sys/class/net/$DUT_IF/carrier_changes)
 check "adaptive-rx off by default" test "$(adaptive)" = off
 ethtool -C "$DUT_IF" adaptive-rx on 2>/dev/null
@@ -280,7 +280,7 @@ check "the dump's EITR(1) holds rx-usecs 162" test $(( ($(word 27) >> 2) & 0x1ff
 check "ethtool -d leaves traffic working" traffic
 
 # --- RSS: RETA and RSSRK -----------------------------------------------------
-rxq() { ethtool -S "$DUT_IF" | awk -v k="rx$1_packets:" '$1 == k {print $2}'; }
+rxq() { ethtool_value "rx$1_packets"; }
 only_queue() {	# only_queue Q: 100 pings from the peer all land on queue Q
 	local a0 a1 b0 b1
 	# One ping first: after down/up the peer resolves the address again, and ARP,
@@ -366,12 +366,11 @@ qs_dev() {	# qs_dev KEY: the device's counter
 	"${YNL[@]}" --dump qstats-get --json "{\"ifindex\": $ifindex}" |
 		python3 -c "import json, sys; print(json.load(sys.stdin)[0].get('$1', 'absent'))"
 }
-estat() { ethtool -S "$DUT_IF" | awk -v k="$1:" '$1 == k {print $2}'; }
 # Quiet link: only what the test sends moves the counters.
-a=$(qs rx 0 rx-packets)/$(estat rx0_packets)
+a=$(qs rx 0 rx-packets)/$(ethtool_value rx0_packets)
 check "qstats rx queue 0 rx-packets equals ethtool -S rx0_packets ($a)" \
 	sh -c "[ '${a%/*}' = '${a#*/}' ]"
-a=$(qs tx 1 tx-packets)/$(estat tx1_packets)
+a=$(qs tx 1 tx-packets)/$(ethtool_value tx1_packets)
 check "qstats tx queue 1 tx-packets equals ethtool -S tx1_packets ($a)" \
 	sh -c "[ '${a%/*}' = '${a#*/}' ]"
 check "qstats report rx-alloc-fail and rx-csum-unnecessary per queue" \
@@ -627,14 +626,14 @@ nvm_dump() {
 check "ethtool -e: the NVM (512 bytes: MAC address, checksum 0xbaba), and from an odd offset" nvm_dump
 selftest() {	# selftest online|offline: ethtool -t passes, the interface keeps working
 	local out r0 c0
-	r0=$(ethtool -S "$DUT_IF" | awk '$1 == "reset_count:" {print $2}')
+	r0=$(ethtool_value reset_count)
 	c0=$(cat /sys/class/net/$DUT_IF/carrier_changes)
 	out=$(ethtool -t "$DUT_IF" "$1") || { echo "$out"; return 1; }
 	note "ethtool -t $1: $(echo "$out" | tr '\n\t' '  ')"
 	echo "$out" | grep -q "The test result is PASS" || return 1
 	[ "$(echo "$out" | grep -c 'test.*[[:space:]]0$')" = 4 ] || return 1
 	wait_carrier "$DUT_IF" 1 && traffic || return 1
-	[ "$(ethtool -S "$DUT_IF" | awk '$1 == "reset_count:" {print $2}')" = "$r0" ] || { echo "a recovery reset ran"; return 1; }
+	[ "$(ethtool_value reset_count)" = "$r0" ] || { echo "a recovery reset ran"; return 1; }
 	if [ "$1" = online ]; then
 		[ "$(cat /sys/class/net/$DUT_IF/carrier_changes)" = "$c0" ] || { echo "the link went down"; return 1; }
 	fi

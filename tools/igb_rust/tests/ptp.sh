@@ -162,15 +162,15 @@ fpid=$!
 ping -q -f -w 2 $PEER_IP > /dev/null 2>&1 &
 $HWTS send "$DUT_IF" "$PEER_MAC" 5 "$PTP" > "$out/tx-bulk" 2>&1
 wait $fpid; wait
-tmo=$(ethtool -S "$DUT_IF" | awk '$1 == "tx_hwtstamp_timeouts:" {print $2}')
-skp=$(ethtool -S "$DUT_IF" | awk '$1 == "tx_hwtstamp_skipped:" {print $2}')
+tmo=$(ethtool_value tx_hwtstamp_timeouts)
+skp=$(ethtool_value tx_hwtstamp_skipped)
 check "TX under a ping flood: 5 stamps in order, tx_hwtstamp_timeouts $tmo, tx_hwtstamp_skipped $skp" \
 	sh -c "awk '\$3 == \"none\" { b = 1 } END { exit b || NR != 5 }' $out/tx-bulk && [ '$tmo' = 0 ] && [ '$skp' = 0 ]"
 # A PTP frame the port does not accept (to another host's address) still
 # latches RXSTMP in QEMU's model, which stamps before it filters addresses (the
 # 82576 too drops frames it stamped, an erratum C igb handles alike): no other
 # frame is stamped until the watchdog, after two runs, frees it.
-cleared() { ethtool -S "$DUT_IF" | awk '$1 == "rx_hwtstamp_cleared:" {print $2}'; }
+cleared() { ethtool_value rx_hwtstamp_cleared; }
 c0=$(cleared)
 ip netns exec $NS "$HWTS" send "$PEER_IF" 02:00:00:00:00:99 1
 for i in $(seq 30); do [ "$(cleared)" != "$c0" ] && break; sleep 0.5; done

@@ -34,9 +34,6 @@ ip netns exec $NS ethtool -G "$PEER_IF" rx 4096 && { wait_carrier "$PEER_IF" 1 $
 mkdir -p /run/igbt && mount -t tmpfs -o size=600m tmpfs /run/igbt
 dd if=/dev/urandom of=/run/igbt/blob bs=1M count="$STRESS_MB" status=none
 want_sum=$(sha256sum < /run/igbt/blob)
-ethtool_stat() {	# ethtool_stat PATTERN: the DUT's ethtool -S counters matching PATTERN, summed
-	ethtool -S "$DUT_IF" | awk -v p="$1" '$1 ~ "^" p ":$" { s += $2 } END { print s + 0 }'
-}
 
 # --- a. netconsole over igb_rust while bulk TCP leaves through it --------
 # netpoll transmits from whatever context printk runs in, and polls the

@@ -24,7 +24,7 @@ attach_frags() { ip -force link set dev "$DUT_IF" xdpdrv obj "$(prog "$1")" sec 
 detach() { ip link set dev "$DUT_IF" xdpdrv off; }
 xsum() {	# xsum NAME: the per-queue counter NAME (e.g. rx_xdp_drop) summed over the queues
 	local dir=${1%%_*} rest=${1#*_}
-	ethtool -S "$DUT_IF" | awk -v re="^ *${dir}[0-9]+_${rest}:" '$0 ~ re {s += $2} END {print s + 0}'
+	ethtool_stat "${dir}[0-9]+_${rest}"
 }
 noports() { awk '$1 == "Udp:" { if (h) { print $3; exit } h = 1 }' /proc/net/snmp; }
 pings() {	# pings COUNT [SIZE]: COUNT pings from the peer, every reply back with its payload intact
@@ -34,7 +34,6 @@ pings() {	# pings COUNT [SIZE]: COUNT pings from the peer, every reply back with
 }
 refused() { ! "$@" 2>/dev/null; }
 attached() { ip -d link show dev "$DUT_IF" | grep -q "prog/xdp .*name $1 "; }
-dev_stat() { ethtool -S "$DUT_IF" | awk -v n="$1:" '$1 == n {print $2}'; }
 peer_losses() {	# the peer's receive-side drop counters (NIC, IP, UDP), "name=value ..."
 	ip netns exec $NS ethtool -S "$PEER_IF" | awk '$1 ~ /^(rx_missed_errors|rx_no_buffer_count|rx_fifo_errors|rx_crc_errors|rx_length_errors|rx_csum_offload_errors):$/ {
 		printf "%s=%s ", substr($1, 1, length($1) - 1), $2 }'
@@ -82,7 +81,7 @@ check "the attach gave the rings whole pages (rx_buf_pages $pages0 -> $(bufs pag
 	test "$(bufs pages)" -gt "$pages0"
 
 # XDP_DROP: UDP to port 4444 never reaches the stack; everything else passes.
-pp_allocs() { echo $(( $(dev_stat rx_pp_alloc_fast) + $(dev_stat rx_pp_alloc_slow) )); }
+pp_allocs() { echo $(( $(ethtool_value rx_pp_alloc_fast) + $(ethtool_value rx_pp_alloc_slow) )); }
 d0=$(xsum rx_xdp_drop); np0=$(noports); pa0=$(pp_allocs)
 r=$(echo_from_peer 4444 "$N" 100)
 d1=$(xsum rx_xdp_drop); np1=$(noports); pa1=$(pp_allocs)
@@ -143,7 +142,7 @@ check "XDP_REDIRECT: tx_xdp_xmit +$N (+$((x1 - x0)))" test $((x1 - x0)) = "$N"
 
 # Redirected frames while the rings are rebuilt (ethtool -G): none is left in
 # a ring the device does not read, so the watchdog finds no hung queue.
-h0=$(dev_stat tx_hang_count); rs0=$(dev_stat reset_count)
+h0=$(ethtool_value tx_hang_count); rs0=$(ethtool_value reset_count)
 echo_from_peer 4446 $((2 * N)) 1000 > /dev/null & becho=$!
 sleep 0.3
 ethtool -G "$DUT_IF" rx 512 tx 512 && ethtool -G "$DUT_IF" rx 256 tx 256
@@ -152,8 +151,8 @@ r=$(echo_from_peer 4446 "$N" 1000)
 sleep 5	# two watchdog periods
 check "XDP_REDIRECT after ring rebuilds under redirect traffic: $N echoed intact ($r)" \
 	sh -c "echo '$r' | grep -q 'echoed $N intact $N'"
-check "no TX hang or reset after them (hangs +$(( $(dev_stat tx_hang_count) - h0 )), resets +$(( $(dev_stat reset_count) - rs0 )))" \
-	test "$(dev_stat tx_hang_count):$(dev_stat reset_count)" = "$h0:$rs0"
+check "no TX hang or reset after them (hangs +$(( $(ethtool_value tx_hang_count) - h0 )), resets +$(( $(ethtool_value reset_count) - rs0 )))" \
+	test "$(ethtool_value tx_hang_count):$(ethtool_value reset_count)" = "$h0:$rs0"
 
 # XDP_ABORTED: dropped and counted apart from XDP_DROP.
 check "replace the program (XDP_ABORTED)" attach abort
