@@ -1059,8 +1059,8 @@ impl<'a> Runner<'a> {
                 offset
             }
         };
-        // Read once: a device whose buffers need no sync (most) skips both syncs and the
-        // dirty length below.
+        // Read once: a device whose buffers need no sync (most) skips the head's sync and the
+        // dirty length below (a fragment asks for itself).
         let sync = page.needs_sync();
         if sync {
             page.sync_for_cpu_asked(len);
