@@ -75,7 +75,7 @@ esac
 # napi; netdev with ethtool; xdp; the TX ring with its slot mappings; dim;
 # the PCI glue). The second: the driver, step by step (then the documentation). An entry
 # without a diff (patches/0015, 0017) only adds its files.
-SERIES1=("0001 0002" 0004 0005 0006 0007 0018 0011 0012 0013 0014 0008 "0015 0016" 0009 0017)
+SERIES1=("0001 0002" 0004 0005 0006 0007 0018 0011 0012 0019 0013 0014 0008 "0015 0016" 0009 0017)
 SERIES2=(0010)
 
 git -C "$WORK" init -q

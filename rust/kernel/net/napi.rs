@@ -31,6 +31,8 @@
 
 #[cfg(CONFIG_PAGE_POOL)]
 use crate::net::page_pool;
+#[cfg(CONFIG_XDP_SOCKETS)]
+use crate::net::xsk;
 use crate::{
     bindings, device,
     net::{rtnl::Rtnl, skb::SkBuff},
@@ -38,6 +40,8 @@ use crate::{
     sync::atomic::{Acquire, Atomic, Release},
     types::{NotThreadSafe, Opaque},
 };
+#[cfg(CONFIG_XDP_SOCKETS)]
+use core::ptr::NonNull;
 use core::{
     cell::{Cell, UnsafeCell},
     marker::PhantomData,
@@ -142,6 +146,15 @@ pub type RxPool<'a> = page_pool::PagePool<'a>;
 #[cfg(not(CONFIG_PAGE_POOL))]
 pub struct RxPool<'a>(core::convert::Infallible, PhantomData<&'a ()>);
 
+/// The receive side of an AF_XDP pool bound to an instance's queue ([`xsk::Rx`]).
+#[cfg(CONFIG_XDP_SOCKETS)]
+pub type XskRx = xsk::Rx;
+
+/// The receive side of an AF_XDP pool bound to an instance's queue (an uninhabited stand-in:
+/// no `CONFIG_XDP_SOCKETS`).
+#[cfg(not(CONFIG_XDP_SOCKETS))]
+pub enum XskRx {}
+
 /// Parameters of the page pool a NAPI instance owns ([`page_pool::Params`]; uninhabited
 /// without `CONFIG_PAGE_POOL`).
 #[cfg(CONFIG_PAGE_POOL)]
@@ -185,6 +198,9 @@ pub struct Rx<'a, 'n, P: Poll> {
     /// The XDP info of the instance's RX queue, registered with its page pool: an instance
     /// with a queue and a pool has one.
     pub xdp: Option<&'a RxQueue>,
+    /// The AF_XDP pool attached to the instance ([`Napi::attach_xsk`]), if any: while it is,
+    /// the ring is to be filled from it rather than from `pool`.
+    pub xsk: Option<&'a XskRx>,
 }
 
 /// Proof of running in the poll routine of one NAPI instance, in softirq context or in netpoll.
@@ -310,10 +326,20 @@ impl<'n> RxContext<'_, 'n> {
 /// `enabled` is only accessed with the RTNL lock held, or with exclusive access to the
 /// net_device after it was unregistered (see [`disable_all`]); it is true exactly when
 /// `napi_enable()` was called on `inner` more recently than `napi_disable()`.
+///
+/// `xsk_pool` is only accessed with the RTNL lock held: it is the AF_XDP pool the core bound
+/// to the instance's queue in zero-copy mode, from the bind command (`ndo_bpf`) to the unbind,
+/// during which the pool is live and mapped for DMA by the device's parent. `xsk` is accessed
+/// as `Napi`'s `state` is (by the poll with a non-zero budget, or under RTNL while disabled),
+/// and is only ever an [`xsk::Rx`] of `xsk_pool` for the instance's queue: it is dropped
+/// before the unbind command returns.
 #[repr(C)]
 struct NapiCore {
     inner: Opaque<bindings::napi_struct>,
     enabled: UnsafeCell<bool>,
+    #[cfg(CONFIG_XDP_SOCKETS)]
+    xsk_pool: UnsafeCell<Option<NonNull<bindings::xsk_buff_pool>>>,
+    xsk: UnsafeCell<Option<XskRx>>,
 }
 
 /// A NAPI instance with its queue data.
@@ -394,6 +420,9 @@ impl<P: Poll> Napi<P> {
             core: NapiCore {
                 inner: Opaque::zeroed(),
                 enabled: UnsafeCell::new(false),
+                #[cfg(CONFIG_XDP_SOCKETS)]
+                xsk_pool: UnsafeCell::new(None),
+                xsk: UnsafeCell::new(None),
             },
             data <- data,
             state: UnsafeCell::new(state),
@@ -699,6 +728,78 @@ impl<P: Poll> Napi<P> {
         Ok(f(unsafe { &mut *self.tx_state.get() }))
     }
 
+    /// Whether the core has bound an AF_XDP pool in zero-copy mode to this instance's queue
+    /// (a socket bound with `XDP_ZEROCOPY`, or one that did not ask for copy mode).
+    #[cfg(CONFIG_XDP_SOCKETS)]
+    #[inline]
+    pub fn xsk_bound(&self, _rtnl: &Rtnl) -> bool {
+        // SAFETY: RTNL is held (`_rtnl`), which serialises every access to `xsk_pool`.
+        unsafe { (*self.core.xsk_pool.get()).is_some() }
+    }
+
+    /// Attaches the AF_XDP pool bound to this instance's queue, if there is one, with `slots`
+    /// parking places for its buffers (one per descriptor of the RX ring): from the next
+    /// enable the poll finds it in [`Rx::xsk`]. A previous attachment is dropped first, its
+    /// parked buffers back to their pool. Returns whether a pool is attached; fails with
+    /// `EBUSY` while the instance is enabled, as [`Napi::with_state`] does.
+    #[cfg(CONFIG_XDP_SOCKETS)]
+    pub fn attach_xsk(&self, _rtnl: &mut Rtnl, slots: u32) -> Result<bool> {
+        // SAFETY: RTNL is held (`_rtnl`), which serialises every access to `enabled`.
+        if unsafe { *self.core.enabled.get() } {
+            return Err(EBUSY);
+        }
+        // SAFETY: Disabled, with the RTNL token borrowed mutably: no poll runs or can start
+        // (as in `with_state`), and RTNL guards `xsk_pool`.
+        let (xsk, bound) = unsafe { (&mut *self.core.xsk.get(), *self.core.xsk_pool.get()) };
+        *xsk = None;
+        let (Some(pool), Some(q)) = (bound, self.queue) else {
+            return Ok(false);
+        };
+        // SAFETY: `inner` is added, so its `dev` is the device, and its NAPI ID is assigned.
+        let (dev, id) = unsafe { ((*self.raw()).dev, (*self.raw()).napi_id) };
+        // SAFETY: `pool` is bound to queue `q` of `dev` in zero-copy mode and mapped for DMA
+        // by its parent until the unbind, before which `xsk_release` drops what is attached
+        // (`NapiCore` invariant); `q` is below the device's RX queue count (type invariant);
+        // the instance, which holds the result, is dropped before the device is freed. The
+        // previous binding was dropped above.
+        *xsk = Some(unsafe { xsk::Rx::new(pool, dev, q, id, slots) }?);
+        Ok(true)
+    }
+
+    /// Drops the attached AF_XDP pool, if any: its parked buffers go back to it, and the poll
+    /// gets `None` in [`Rx::xsk`] from the next enable. Fails with `EBUSY` while the instance
+    /// is enabled.
+    #[cfg(CONFIG_XDP_SOCKETS)]
+    pub fn detach_xsk(&self, _rtnl: &mut Rtnl) -> Result {
+        // SAFETY: RTNL is held (`_rtnl`), which serialises every access to `enabled`.
+        if unsafe { *self.core.enabled.get() } {
+            return Err(EBUSY);
+        }
+        // SAFETY: Disabled, with the RTNL token borrowed mutably, as in `attach_xsk`.
+        unsafe { *self.core.xsk.get() = None };
+        Ok(())
+    }
+
+    /// Runs `f` on the poll state and the attached AF_XDP pool, if any, while polling is
+    /// disabled (to fill the ring from the pool). Fails with `EBUSY` if the instance is
+    /// enabled, as [`Napi::with_state`] does.
+    #[cfg(CONFIG_XDP_SOCKETS)]
+    #[inline]
+    pub fn with_xsk<R>(
+        &self,
+        _rtnl: &mut Rtnl,
+        f: impl FnOnce(&P, &mut P::State, Option<&XskRx>) -> R,
+    ) -> Result<R> {
+        // SAFETY: RTNL is held (`_rtnl`), which serialises every access to `enabled`.
+        if unsafe { *self.core.enabled.get() } {
+            return Err(EBUSY);
+        }
+        // SAFETY: As in `with_state`: no poll runs or can start while `f` runs, and the
+        // references do not escape `f`; `xsk` is only changed under the same token.
+        let (state, xsk) = unsafe { (&mut *self.state.get(), &*self.core.xsk.get()) };
+        Ok(f(&self.data, state, xsk.as_ref()))
+    }
+
     /// # Safety
     ///
     /// Called by the NAPI core only, for an instance added by [`Napi::new`].
@@ -745,14 +846,21 @@ impl<P: Poll> Napi<P> {
             // SAFETY: As for `tx_state`, and `with_state` only runs while the instance is
             // disabled too, so these are the only references to `state` and `pool`. Netpoll
             // (budget 0) never gets here.
-            let (state, pool, rxq) =
-                unsafe { (&mut *this.state.get(), &*this.pool.get(), &*this.xdp.get()) };
+            let (state, pool, rxq, xsk) = unsafe {
+                (
+                    &mut *this.state.get(),
+                    &*this.pool.get(),
+                    &*this.xdp.get(),
+                    &*this.core.xsk.get(),
+                )
+            };
             // INVARIANT: a non-zero budget, so the core polls from softirq.
             Rx {
                 state,
                 ctx: RxContext { ctx: &ctx, budget },
                 pool: pool.as_ref(),
                 xdp: rxq.as_deref(),
+                xsk: xsk.as_ref(),
             }
         });
         let done = this.data.poll(dev, &ctx, tx, rx).min(budget);
@@ -786,9 +894,11 @@ impl<P: Poll> PinnedDrop for Napi<P> {
             unsafe { bindings::napi_disable(self.raw()) };
         }
         // The pool goes first: it is bound to the instance and must not race its poll. The
-        // XDP info registered with it goes before it.
+        // XDP info registered with it goes before it. An AF_XDP binding is gone already: the
+        // core unbinds every pool of a device when it unregisters it.
         // SAFETY: `&mut self` excludes every other access; the instance is disabled.
         unsafe {
+            drop((*self.core.xsk.get()).take());
             drop((*self.xdp.get()).take());
             drop((*self.pool.get()).take());
         }
@@ -817,6 +927,135 @@ impl<P: Poll> Napi<P> {
             unsafe { bindings::napi_disable(self.raw()) };
             *en = false;
         }
+    }
+}
+
+/// The instance of `dev` whose queue is `queue`, if any.
+///
+/// # Safety
+///
+/// `dev` must be a registered net_device of the netdev registration, whose NAPI instances are
+/// all `Napi`s (it makes them, before it registers the device, and deletes them after), with
+/// RTNL held.
+#[cfg(CONFIG_XDP_SOCKETS)]
+unsafe fn core_of_queue<'a>(dev: *mut bindings::net_device, queue: u32) -> Option<&'a NapiCore> {
+    // SAFETY: `dev` is live (safety requirement); its NAPI list does not change while it is
+    // registered (its instances are added before and deleted after).
+    let head = unsafe { &raw mut (*dev).napi_list };
+    // SAFETY: As above: the list is initialised and stable.
+    let mut p = unsafe { (*head).next };
+    while p != head {
+        // SAFETY: `p` is the `dev_list` link of an instance on the list.
+        let napi = unsafe { p.byte_sub(core::mem::offset_of!(bindings::napi_struct, dev_list)) }
+            .cast::<bindings::napi_struct>();
+        // SAFETY: A live instance; `index` is set when it is added (-1 without a queue).
+        if u32::try_from(unsafe { (*napi).index }) == Ok(queue) {
+            // SAFETY: Every instance of `dev` is `core.inner` of a `Napi` (safety requirement),
+            // and `NapiCore` starts with `inner` (`repr(C)`), and the `Napi` with `core`; it
+            // lives while on the list.
+            return Some(unsafe { &*napi.cast::<NapiCore>() });
+        }
+        // SAFETY: As above.
+        p = unsafe { (*p).next };
+    }
+    None
+}
+
+/// Records that the core bound `pool` in zero-copy mode to queue `queue` of `dev`, for the
+/// instance of that queue to attach ([`Napi::attach_xsk`]). `EINVAL` if no instance has the
+/// queue, `EBUSY` if one is bound already.
+///
+/// # Safety
+///
+/// As for [`core_of_queue`]; `pool` must be bound to that queue and mapped for DMA by the
+/// device's parent until [`xsk_forget`] and then [`xsk_release`] are called for it, which
+/// must be before the unbind command returns.
+#[cfg(CONFIG_XDP_SOCKETS)]
+pub unsafe fn xsk_bind(
+    dev: *mut bindings::net_device,
+    queue: u32,
+    pool: NonNull<bindings::xsk_buff_pool>,
+) -> Result {
+    // SAFETY: Per the safety requirements.
+    let core = unsafe { core_of_queue(dev, queue) }.ok_or(EINVAL)?;
+    // SAFETY: RTNL is held (safety requirement), which serialises every access to `xsk_pool`.
+    let bound = unsafe { &mut *core.xsk_pool.get() };
+    if bound.is_some() {
+        return Err(EBUSY);
+    }
+    // INVARIANT: bound and mapped until `xsk_release` (safety requirement).
+    *bound = Some(pool);
+    Ok(())
+}
+
+/// Forgets the pool of queue `queue` of `dev`, which the core is unbinding: from now on the
+/// instance of the queue does not attach it. Returns whether it was the pool [`xsk_bind`]
+/// recorded. What the instance has attached stays until [`xsk_release`].
+///
+/// # Safety
+///
+/// As for [`core_of_queue`].
+#[cfg(CONFIG_XDP_SOCKETS)]
+pub unsafe fn xsk_forget(
+    dev: *mut bindings::net_device,
+    queue: u32,
+    pool: NonNull<bindings::xsk_buff_pool>,
+) -> bool {
+    // SAFETY: Per the safety requirements.
+    let Some(core) = (unsafe { core_of_queue(dev, queue) }) else {
+        return false;
+    };
+    // SAFETY: RTNL is held (safety requirement), which serialises every access to `xsk_pool`.
+    let bound = unsafe { &mut *core.xsk_pool.get() };
+    if *bound != Some(pool) {
+        return false;
+    }
+    *bound = None;
+    true
+}
+
+/// Drops what the instance of queue `queue` of `dev` has attached of `pool`, after its driver
+/// was told to stop using it, whatever the driver did. An instance left enabled with the
+/// pool attached is disabled for the drop and enabled again, with a warning: its device may
+/// still write to the buffers that were parked, which only the driver can stop.
+///
+/// # Safety
+///
+/// As for [`core_of_queue`]; `pool` must still be bound and mapped, and [`xsk_forget`] must
+/// have been called for it.
+#[cfg(CONFIG_XDP_SOCKETS)]
+pub unsafe fn xsk_release(
+    dev: *mut bindings::net_device,
+    queue: u32,
+    pool: NonNull<bindings::xsk_buff_pool>,
+) {
+    // SAFETY: Per the safety requirements.
+    let Some(core) = (unsafe { core_of_queue(dev, queue) }) else {
+        return;
+    };
+    // SAFETY: RTNL is held (safety requirement). `xsk` is only written under RTNL with the
+    // instance disabled, so reading it under RTNL does not race a write; the poll only reads.
+    let (enabled, attached) = unsafe {
+        (
+            *core.enabled.get(),
+            (*core.xsk.get()).as_ref().is_some_and(|x| x.pool() == pool),
+        )
+    };
+    if !attached {
+        return;
+    }
+    crate::pr_warn!("AF_XDP pool still attached to queue {queue} at unbind: detaching it\n");
+    if enabled {
+        // SAFETY: `inner` is added and enabled; RTNL serialises disables. No poll runs once
+        // it returns, so the binding is ours to drop; the instance is enabled again below.
+        unsafe { bindings::napi_disable(core.inner.get()) };
+    }
+    // SAFETY: No poll runs (disabled, here or by its driver) and RTNL is held. The pool is
+    // still bound and mapped (safety requirement), so its buffers can be given back.
+    unsafe { *core.xsk.get() = None };
+    if enabled {
+        // SAFETY: Disabled above.
+        unsafe { bindings::napi_enable(core.inner.get()) };
     }
 }
 

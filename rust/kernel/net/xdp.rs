@@ -38,6 +38,8 @@
 //! C headers: [`include/net/xdp.h`](srctree/include/net/xdp.h),
 //! [`include/linux/filter.h`](srctree/include/linux/filter.h).
 
+#[cfg(CONFIG_XDP_SOCKETS)]
+use crate::net::xsk;
 use crate::{
     bindings,
     error::{from_result, VTABLE_DEFAULT_ERROR},
@@ -75,6 +77,9 @@ impl Features {
     /// Frames of several buffers redirected to this device (`NETDEV_XDP_ACT_NDO_XMIT_SG`):
     /// without it, the core hands [`XmitFrames`] frames of one buffer only.
     pub const NDO_XMIT_SG: Self = Self(bindings::netdev_xdp_act_NETDEV_XDP_ACT_NDO_XMIT_SG);
+    /// AF_XDP sockets can bind queues in zero-copy mode: needs [`Operations::xsk_setup`] and
+    /// [`Operations::xsk_wakeup`], and [`Features::BASIC`] and [`Features::REDIRECT`].
+    pub const XSK_ZEROCOPY: Self = Self(bindings::netdev_xdp_act_NETDEV_XDP_ACT_XSK_ZEROCOPY);
 
     /// The raw `NETDEV_XDP_ACT_*` bits.
     #[inline]
@@ -1259,6 +1264,158 @@ impl<'a> Runner<'a> {
     }
 }
 
+/// What became of a frame in an AF_XDP buffer after its XDP program ran ([`run_xsk`]).
+#[cfg(CONFIG_XDP_SOCKETS)]
+pub enum XskVerdict {
+    /// `XDP_PASS`: the frame, copied into an skb for the stack; the buffer went back to its
+    /// pool.
+    Pass(SkBuff),
+    /// `XDP_TX`: the frame, copied into a page of its own, to send; the buffer went back to
+    /// its pool.
+    Tx(Frame),
+    /// `XDP_REDIRECT`: the target has the frame (an AF_XDP socket of the buffer's pool has
+    /// the buffer itself), flushed at the end of the poll.
+    Redirected,
+    /// The frame is dropped and the buffer went back to its pool.
+    Dropped(DropReason),
+    /// A redirect failed for want of room (`ENOBUFS`: the socket's receive ring is full) and
+    /// the socket asked to be woken up (`XDP_USE_NEED_WAKEUP`): the buffer went back to its
+    /// pool, and the driver should stop receiving for this poll so that user space catches up.
+    Full,
+}
+
+/// Runs `prog` on a frame received into an AF_XDP buffer. `meta` is asked once, for a program
+/// bound to the device (its metadata kfuncs read it, as for [`Runner::run_with`]).
+#[cfg(CONFIG_XDP_SOCKETS)]
+#[inline]
+pub fn run_xsk(
+    rx: &RxContext<'_, '_>,
+    prog: ProgRef<'_>,
+    buff: xsk::Buff<'_>,
+    meta: impl FnOnce() -> RxMeta,
+) -> XskVerdict {
+    const {
+        assert!(
+            core::mem::offset_of!(bindings::xdp_buff_xsk, cb)
+                == core::mem::offset_of!(MetaBuff, meta)
+        );
+        assert!(core::mem::size_of::<RxMeta>() <= bindings::XSK_PRIV_MAX as usize);
+    }
+    let xdp = buff.as_raw();
+    if prog.dev_bound() {
+        // The buffer's control block follows its `xdp_buff` where `MetaBuff` keeps the
+        // metadata (checked above), which is where the metadata kfuncs look for it.
+        // SAFETY: `xdp` is the `xdp` field of an `xdp_buff_xsk` (a buffer of an AF_XDP pool,
+        // `xsk::Buff` invariant) that we own; its control block is the pool driver's to use,
+        // 8-aligned (it follows the `xdp_buff`, whose size is a multiple of 8).
+        unsafe {
+            xdp.cast::<u8>()
+                .add(core::mem::offset_of!(MetaBuff, meta))
+                .cast::<RxMeta>()
+                .write(meta())
+        };
+    }
+    // SAFETY: `prog` is alive for the poll (`ProgRef` invariant); we are in the poll's
+    // softirq (`rx`); `xdp` is a set-up buffer we own, whose queue info is its binding's,
+    // registered (`xsk::Rx` invariant).
+    let act = unsafe { bindings::bpf_prog_run_xdp(prog.0.as_ptr(), xdp) };
+    // SAFETY: The queue info is registered, so its `dev` is the live receiving device.
+    let dev = || unsafe { (*(*xdp).rxq).dev };
+    match act {
+        bindings::xdp_action_XDP_DROP => return XskVerdict::Dropped(DropReason::Drop),
+        bindings::xdp_action_XDP_REDIRECT => {
+            // SAFETY: In the poll's softirq, whose BPF context the program just set the
+            // redirect target in.
+            let to_xsk = unsafe { (*bindings::bpf_net_ctx_get_ri()).map_type }
+                == bindings::bpf_map_type_BPF_MAP_TYPE_XSKMAP;
+            if !to_xsk {
+                // Anywhere but a socket, the frame goes as a copy, made here so that what
+                // a failure leaves is known: the copy (the conversion freed the buffer), or
+                // the buffer (it failed).
+                // SAFETY: `xdp` is ours, registered with the AF_XDP memory model: on success
+                // the buffer was copied into a new page and freed.
+                let Some(f) = NonNull::new(unsafe { bindings::xdp_convert_buff_to_frame(xdp) })
+                else {
+                    return XskVerdict::Dropped(DropReason::Redirect);
+                };
+                let _ = buff.into_raw();
+                // INVARIANT: a frame of one order-0 page it owns, the data inside it.
+                let frame = Frame(f);
+                // SAFETY: As for the program; the target is not a socket (checked above), so
+                // only the frame is used, which the target owns on success.
+                let r = unsafe {
+                    bindings::xdp_do_redirect_frame(dev(), xdp, frame.0.as_ptr(), prog.0.as_ptr())
+                };
+                if r != 0 {
+                    drop(frame);
+                    return XskVerdict::Dropped(DropReason::Redirect);
+                }
+                core::mem::forget(frame);
+                rx.napi().note_redirect();
+                return XskVerdict::Redirected;
+            }
+            // SAFETY: As for the program; on success the socket has the buffer, on failure
+            // it is still ours.
+            let r = unsafe { bindings::xdp_do_redirect(dev(), xdp, prog.0.as_ptr()) };
+            if r == 0 {
+                rx.napi().note_redirect();
+                let _ = buff.into_raw();
+                return XskVerdict::Redirected;
+            }
+            // SAFETY: `xdp` is the first field of the `xdp_buff_xsk` of a buffer of a bound
+            // pool (`xsk::Buff` invariant).
+            let pool = unsafe { (*xdp.cast::<bindings::xdp_buff_xsk>()).pool };
+            // SAFETY: The pool is bound.
+            if r == ENOBUFS.to_errno() && unsafe { bindings::xsk_uses_need_wakeup(pool) } {
+                return XskVerdict::Full;
+            }
+            return XskVerdict::Dropped(DropReason::Redirect);
+        }
+        bindings::xdp_action_XDP_PASS => {
+            return match xsk_pass(rx, buff) {
+                Some(skb) => XskVerdict::Pass(skb),
+                None => XskVerdict::Dropped(DropReason::Aborted),
+            }
+        }
+        bindings::xdp_action_XDP_TX => {
+            // SAFETY: `xdp` is ours, registered with the AF_XDP memory model: the conversion
+            // copies the frame into a new page and frees the buffer on success.
+            let frame = unsafe { bindings::xdp_convert_buff_to_frame(xdp) };
+            if let Some(f) = NonNull::new(frame) {
+                let _ = buff.into_raw();
+                // INVARIANT: a frame of one order-0 page it owns, the data inside it.
+                return XskVerdict::Tx(Frame(f));
+            }
+        }
+        bindings::xdp_action_XDP_ABORTED => (),
+        _ => {
+            // SAFETY: Only reads the device and the program, both live.
+            unsafe { bindings::bpf_warn_invalid_xdp_action(dev(), prog.0.as_ptr(), act) };
+        }
+    }
+    // SAFETY: Tracing only reads the device and the program, both live.
+    unsafe { bindings::trace_xdp_exception(dev(), prog.0.as_ptr(), act) };
+    XskVerdict::Dropped(DropReason::Aborted)
+}
+
+/// Copies a frame received into an AF_XDP buffer into an skb for the stack
+/// (`xdp_build_skb_from_zc()`): the buffer goes back to its pool. `None` if memory is short:
+/// the caller counts the drop.
+#[cfg(CONFIG_XDP_SOCKETS)]
+#[inline]
+pub fn xsk_pass(_rx: &RxContext<'_, '_>, buff: xsk::Buff<'_>) -> Option<SkBuff> {
+    // SAFETY: `buff` is a set-up buffer we own whose queue info is registered (`xsk::Buff`
+    // invariant); in the poll's softirq (`_rx`), where the per-CPU page pool and the NAPI skb
+    // cache may be used. On success the buffer was freed; on failure it is still ours.
+    let skb = unsafe { bindings::xdp_build_skb_from_zc(buff.as_raw()) };
+    if skb.is_null() {
+        return None;
+    }
+    let _ = buff.into_raw();
+    // SAFETY: A new skb of which we own the only reference.
+    Some(unsafe { SkBuff::from_raw(skb) })
+}
+
 /// The XDP operations of a network device: attaching programs (`ndo_bpf`), transmitting
 /// redirected frames (`ndo_xdp_xmit`) and the metadata programs may read
 /// (`xdp_metadata_ops`). A driver implements them besides [`netdev::Operations`] and hands
@@ -1291,6 +1448,34 @@ pub trait Operations: netdev::Operations {
     /// buffers come only to a device that announced [`Features::NDO_XMIT_SG`].
     #[inline]
     fn xmit(_dev: &Device<Self>, _frames: &mut XmitFrames<'_>, _flush: bool) -> Result {
+        build_error!(VTABLE_DEFAULT_ERROR)
+    }
+
+    /// An AF_XDP socket bound queue `queue` in zero-copy mode (`on`), or is letting it go
+    /// (`ndo_bpf` with `XDP_SETUP_XSK_POOL`), under RTNL, up or not, while traffic flows.
+    ///
+    /// The abstraction has mapped the pool for DMA and recorded it with the NAPI instance of
+    /// the queue before the call (an instance with that queue must exist, or the bind fails
+    /// with `EINVAL`): the driver attaches it with [`crate::net::napi::Napi::attach_xsk`]
+    /// while the instance is disabled, typically by restarting the queue, and fills the
+    /// ring from it. An error refuses the bind (the socket falls back to copy mode unless it
+    /// asked for zero-copy).
+    ///
+    /// When the socket lets go, the pool is already forgotten by the instance when the driver
+    /// is called: the driver stops its device's use of the buffers and restarts the queue
+    /// without it. The call cannot fail: after it the abstraction drops whatever the
+    /// instance still has attached, disabling the instance for that if the driver left it
+    /// enabled (with a warning), and unmaps the pool.
+    #[inline]
+    fn xsk_setup(_dev: &Device<Self>, _rtnl: &mut Rtnl, _queue: u32, _on: bool) -> Result {
+        build_error!(VTABLE_DEFAULT_ERROR)
+    }
+
+    /// User space asks for queue `queue` to be serviced (`ndo_xsk_wakeup`, from `sendto()`
+    /// or `poll()` on an AF_XDP socket): `rx` to receive into buffers it gave back, `tx` to
+    /// send what it queued. Process context, in an RCU read-side section.
+    #[inline]
+    fn xsk_wakeup(_dev: &Device<Self>, _queue: u32, _rx: bool, _tx: bool) -> Result {
         build_error!(VTABLE_DEFAULT_ERROR)
     }
 
@@ -1328,6 +1513,12 @@ pub fn table<T: Operations>(features: Features) -> Result<netdev::XdpOps<T>> {
         || (T::HAS_SETUP && !f.contains(Features::BASIC))
         // Metadata for programs the device never runs.
         || ((T::HAS_RX_HASH || T::HAS_RX_VLAN_TAG) && !T::HAS_SETUP)
+        || (T::HAS_XSK_SETUP || T::HAS_XSK_WAKEUP) && !cfg!(CONFIG_XDP_SOCKETS)
+        || f.contains(Features::XSK_ZEROCOPY)
+            && !(T::HAS_XSK_SETUP
+                && T::HAS_XSK_WAKEUP
+                && f.contains(Features::BASIC)
+                && f.contains(Features::REDIRECT))
     {
         return Err(EINVAL);
     }
@@ -1353,6 +1544,12 @@ impl<T: Operations> XdpNdoOps<T> {
         } else {
             None
         },
+        #[cfg(CONFIG_XDP_SOCKETS)]
+        ndo_xsk_wakeup: if T::HAS_XSK_WAKEUP {
+            Some(Self::xsk_wakeup)
+        } else {
+            None
+        },
         ..netdev::OpsTable::<T>::VTABLE
     };
 
@@ -1370,6 +1567,19 @@ impl<T: Operations> XdpNdoOps<T> {
             let (d, mut rtnl) = unsafe { (Device::<T>::from_raw(dev), Rtnl::assume_held()) };
             // SAFETY: `bpf` is valid for the call (safety requirement).
             let bpf = unsafe { &mut *bpf };
+            #[cfg(CONFIG_XDP_SOCKETS)]
+            if bpf.command == bindings::bpf_netdev_command_XDP_SETUP_XSK_POOL && T::HAS_XSK_SETUP {
+                // SAFETY: The union member of `XDP_SETUP_XSK_POOL`.
+                let (pool, q) = unsafe {
+                    (
+                        bpf.__bindgen_anon_1.xsk.pool,
+                        bpf.__bindgen_anon_1.xsk.queue_id,
+                    )
+                };
+                // SAFETY: `dev` is registered for `T`, under RTNL; `pool` is the core's
+                // command for queue `q`.
+                return unsafe { Self::xsk_pool(d, &mut rtnl, dev, pool, q.into()) }.map(|()| 0);
+            }
             if bpf.command != bindings::bpf_netdev_command_XDP_SETUP_PROG {
                 return Err(EOPNOTSUPP);
             }
@@ -1394,6 +1604,86 @@ impl<T: Operations> XdpNdoOps<T> {
             }
             Ok(0)
         })
+    }
+
+    /// Binds (`pool` not null) or unbinds AF_XDP pool `pool` on queue `q`.
+    ///
+    /// # Safety
+    ///
+    /// `raw` must be `d`'s net_device, registered by the netdev registration for `T`, with
+    /// RTNL held; `pool` is null or a pool the core is binding to queue `q` of it
+    /// (`xp_assign_dev()`), which stays bound until the core's unbind command for it.
+    #[cfg(CONFIG_XDP_SOCKETS)]
+    unsafe fn xsk_pool(
+        d: &Device<T>,
+        rtnl: &mut Rtnl,
+        raw: *mut bindings::net_device,
+        pool: *mut bindings::xsk_buff_pool,
+        q: u32,
+    ) -> Result {
+        if let Some(pool) = NonNull::new(pool) {
+            // SAFETY: A registered device's parent is bound to its driver while it is
+            // registered: the registration unregisters it before the unbind completes.
+            let parent = unsafe { (*raw).dev.parent };
+            // SAFETY: `pool` is being bound to queue `q` of the device (safety requirement);
+            // it is unmapped below on failure, or at the unbind.
+            unsafe { xsk::dma_map(pool, parent) }?;
+            // SAFETY: Registered, RTNL held; the pool stays bound and mapped until the unbind,
+            // where `xsk_forget` and `xsk_release` run before the unmap.
+            let r = unsafe { crate::net::napi::xsk_bind(raw, q, pool) }
+                .and_then(|()| T::xsk_setup(d, rtnl, q, true));
+            if r.is_err() {
+                // SAFETY: As above: recorded (or not) by `xsk_bind`, still bound and mapped;
+                // the core will not send an unbind for a bind that failed.
+                unsafe {
+                    if crate::net::napi::xsk_forget(raw, q, pool) {
+                        crate::net::napi::xsk_release(raw, q, pool);
+                    }
+                    xsk::dma_unmap(pool);
+                }
+            }
+            return r;
+        }
+        // The pool being unbound is still registered at the queue.
+        let Ok(q16) = u16::try_from(q) else {
+            return Ok(());
+        };
+        // SAFETY: Registered device, RTNL held.
+        let Some(pool) = NonNull::new(unsafe { bindings::xsk_get_pool_from_qid(raw, q16) }) else {
+            return Ok(());
+        };
+        // SAFETY: Registered, RTNL held.
+        if !unsafe { crate::net::napi::xsk_forget(raw, q, pool) } {
+            // Not one we bound in zero-copy mode: nothing to undo.
+            return Ok(());
+        }
+        let _ = T::xsk_setup(d, rtnl, q, false);
+        // SAFETY: Forgotten above; still bound and mapped until we return. Nothing of it is
+        // attached once `xsk_release` returns, and the device was told to stop using it.
+        unsafe {
+            crate::net::napi::xsk_release(raw, q, pool);
+            xsk::dma_unmap(pool);
+        }
+        Ok(())
+    }
+
+    /// # Safety
+    ///
+    /// `dev` must be a net_device registered by the netdev registration for `T`.
+    #[cfg(CONFIG_XDP_SOCKETS)]
+    unsafe extern "C" fn xsk_wakeup(
+        dev: *mut bindings::net_device,
+        queue: u32,
+        flags: u32,
+    ) -> c_int {
+        // SAFETY: Registered for `T` (safety requirement): its private data is initialised.
+        let d = unsafe { Device::<T>::from_raw(dev) };
+        let rx = flags & bindings::XDP_WAKEUP_RX != 0;
+        let tx = flags & bindings::XDP_WAKEUP_TX != 0;
+        match T::xsk_wakeup(d, queue, rx, tx) {
+            Ok(()) => 0,
+            Err(e) => e.to_errno(),
+        }
     }
 
     /// # Safety

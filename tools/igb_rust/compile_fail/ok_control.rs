@@ -6,7 +6,7 @@
 use kernel::{
     device::{self as kdevice, Bound, Core},
     net::{
-        napi::{Instance, Napi, NapiContext, NoPoll, Poll, Rx, RxContext},
+        napi::{Instance, Napi, NapiContext, NoPoll, Poll, Rx, RxContext, XskRx},
         netdev::{
             self, ring, Config, Device, FdbAdd, HwTstampConfig, HwTstampRx, IrqDevice, Operations,
             Rtnl, RxMode, TxRequest, Xmit, XmitQueue,
@@ -16,7 +16,7 @@ use kernel::{
         tx::{MapSlot, TxBuf},
         xdp::{
             self, Buff, DropReason, ExtAck, Features, Frame, OnVerdict, Prog, ProgRef, ProgSlot,
-            RxMeta, RxQueue, Verdict,
+            RxMeta, RxQueue, Verdict, XskVerdict,
         },
     },
     pci,
@@ -53,6 +53,31 @@ fn xdp_rx(ctx: &RxContext<'_, '_>, rxq: &RxQueue, prog: ProgRef<'_>, page: Page<
         Verdict::Redirected => {}
         Verdict::Drop { page, dirty, .. } => page.recycle(ctx, dirty),
     }
+}
+
+#[allow(dead_code)]
+fn xsk_rx(ctx: &RxContext<'_, '_>, xsk: &XskRx, prog: Option<ProgRef<'_>>) -> u32 {
+    let mut received = 0;
+    for slot in 0..xsk.slots() {
+        let Ok(buff) = xsk.take(slot, 64) else {
+            continue;
+        };
+        received += 1;
+        match prog {
+            Some(prog) => match xdp::run_xsk(ctx, prog, buff, RxMeta::default) {
+                XskVerdict::Pass(skb) => ctx.gro_receive(skb),
+                XskVerdict::Tx(frame) => drop(frame),
+                XskVerdict::Redirected | XskVerdict::Dropped(_) | XskVerdict::Full => (),
+            },
+            None => {
+                if let Some(skb) = xdp::xsk_pass(ctx, buff) {
+                    ctx.gro_receive(skb);
+                }
+            }
+        }
+        let _ = xsk.fill(slot);
+    }
+    received
 }
 
 /// Counts drops and recycles their pages; passes frames on to the caller.

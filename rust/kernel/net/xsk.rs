@@ -1,0 +1,304 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! AF_XDP buffer pools (`struct xsk_buff_pool`): memory an AF_XDP socket bound in zero-copy
+//! mode lends one queue of a device, for the device to receive into directly.
+//!
+//! The pool belongs to the socket; a queue only borrows it, from the core's command that
+//! binds it (`ndo_bpf` with `XDP_SETUP_XSK_POOL`) to the command that unbinds it. The NAPI
+//! module keeps the borrow in the instance of the queue: a driver never holds the pool
+//! itself, so it cannot keep it past the unbind.
+//!
+//! - [`Rx`] is the receive side of the binding: the queue's `xdp_rxq_info` with the pool as
+//!   its memory model, and one parking place per descriptor of the driver's ring, where the
+//!   buffers the device owns wait. The binding owns what is parked and gives it back to the
+//!   pool when it goes, so no buffer can outlive its pool.
+//! - [`Buff`] is a received buffer, borrowed from the binding for one poll. It goes back to
+//!   the pool when dropped; the XDP module runs programs on it and redirects it to the
+//!   socket. It is never a page of a page pool, and never the data of an skb: a frame for the
+//!   stack is copied.
+//!
+//! C header: [`include/net/xdp_sock_drv.h`](srctree/include/net/xdp_sock_drv.h).
+
+use crate::{bindings, dma::DmaAddress, error::to_result, prelude::*, types::Opaque};
+use core::{cell::Cell, marker::PhantomData, ptr::NonNull};
+
+/// The DMA attributes of a pool's mapping: the syncs are done per buffer.
+const DMA_ATTRS: usize = bindings::DMA_ATTR_SKIP_CPU_SYNC as usize;
+
+/// Maps the pages of `pool` for DMA by `dev` (`xsk_pool_dma_map()`).
+///
+/// # Safety
+///
+/// `pool` must be a live pool being bound to a queue of a device whose parent is `dev`,
+/// bound to its driver; [`dma_unmap`] must be called before the pool is unbound.
+pub unsafe fn dma_map(
+    pool: NonNull<bindings::xsk_buff_pool>,
+    dev: *mut bindings::device,
+) -> Result {
+    // SAFETY: Per the safety requirements.
+    to_result(unsafe { bindings::xsk_pool_dma_map(pool.as_ptr(), dev, DMA_ATTRS) })
+}
+
+/// Unmaps what [`dma_map`] mapped (`xsk_pool_dma_unmap()`).
+///
+/// # Safety
+///
+/// `pool` must be mapped by [`dma_map`], and no buffer of it may be in use by the device or
+/// parked in an [`Rx`].
+pub unsafe fn dma_unmap(pool: NonNull<bindings::xsk_buff_pool>) {
+    // SAFETY: Per the safety requirements.
+    unsafe { bindings::xp_dma_unmap(pool.as_ptr(), DMA_ATTRS) };
+}
+
+/// The receive side of a queue's binding to an AF_XDP buffer pool in zero-copy mode.
+///
+/// Made and dropped by the NAPI module, with the instance of the queue disabled; its poll
+/// borrows it.
+///
+/// # Invariants
+///
+/// - `pool` is bound to queue `queue` of `dev` in zero-copy mode and mapped for DMA by the
+///   device's parent, for as long as `self` lives.
+/// - `rxq` is registered for `dev` and `queue` with the memory model `MEM_TYPE_XSK_BUFF_POOL`,
+///   and is the `xdp_rxq_info` of every buffer of `pool` (`xsk_pool_set_rxq_info()`).
+/// - Each non-null entry of `parked` is a buffer allocated from `pool` that `self` owns.
+/// - `frame` is the pool's receive frame size: the room of every buffer after its headroom.
+pub struct Rx {
+    pool: NonNull<bindings::xsk_buff_pool>,
+    rxq: KBox<Opaque<bindings::xdp_rxq_info>>,
+    parked: KVec<Cell<*mut bindings::xdp_buff>>,
+    frame: u32,
+}
+
+// SAFETY: The binding may be made and dropped on any thread; its poll, the only user meanwhile,
+// is one context at a time (it is not `Sync`).
+unsafe impl Send for Rx {}
+
+impl Rx {
+    /// Binds the receive side of queue `queue` of `dev` to `pool`, with `slots` parking places.
+    ///
+    /// # Safety
+    ///
+    /// `pool` must be bound to that queue in zero-copy mode and mapped for DMA by `dev`'s
+    /// parent until the result is dropped; `dev` must have more than `queue` RX queues and
+    /// outlive the result. The result must be dropped before another `Rx` is made for `pool`.
+    pub unsafe fn new(
+        pool: NonNull<bindings::xsk_buff_pool>,
+        dev: *mut bindings::net_device,
+        queue: u32,
+        napi_id: u32,
+        slots: u32,
+    ) -> Result<Self> {
+        let mut parked = KVec::with_capacity(slots as usize, GFP_KERNEL)?;
+        for _ in 0..slots {
+            parked.push(Cell::new(core::ptr::null_mut()), GFP_KERNEL)?;
+        }
+        // Zeroed: `xdp_rxq_info_reg` reads the registration state first.
+        let rxq = KBox::new(Opaque::<bindings::xdp_rxq_info>::zeroed(), GFP_KERNEL)?;
+        // SAFETY: `rxq` is a zeroed info that does not move (boxed); `dev` is live with that
+        // queue (safety requirement). A fragment size of 0: programs cannot grow fragments.
+        to_result(unsafe { bindings::__xdp_rxq_info_reg(rxq.get(), dev, queue, napi_id, 0) })?;
+        // SAFETY: Registered just above; this memory model takes no allocator.
+        let r = to_result(unsafe {
+            bindings::xdp_rxq_info_reg_mem_model(
+                rxq.get(),
+                bindings::xdp_mem_type_MEM_TYPE_XSK_BUFF_POOL,
+                core::ptr::null_mut(),
+            )
+        });
+        if let Err(e) = r {
+            // SAFETY: Registered above, without a memory model.
+            unsafe { bindings::xdp_rxq_info_unreg(rxq.get()) };
+            return Err(e);
+        }
+        // SAFETY: `pool` is live (safety requirement); its buffers point at `rxq`, which
+        // outlives their use by this binding (dropped last, in `drop`).
+        unsafe { bindings::xp_set_rxq_info(pool.as_ptr(), rxq.get()) };
+        // SAFETY: `pool` is live.
+        let frame = unsafe { bindings::xsk_pool_get_rx_frame_size(pool.as_ptr()) };
+        // INVARIANT: per the safety requirements and the registration above; nothing parked.
+        Ok(Self {
+            pool,
+            rxq,
+            parked,
+            frame,
+        })
+    }
+
+    /// The bound pool, for the NAPI module to tell which binding is which.
+    #[inline]
+    pub fn pool(&self) -> NonNull<bindings::xsk_buff_pool> {
+        self.pool
+    }
+
+    /// The number of parking places, one per descriptor of the driver's ring.
+    #[inline]
+    pub fn slots(&self) -> u32 {
+        // At most the `u32` the binding was made with.
+        self.parked.len() as u32
+    }
+
+    /// The room for a frame in each buffer (`xsk_pool_get_rx_frame_size()`): what the device
+    /// may be told to write, at most.
+    #[inline]
+    pub fn frame_size(&self) -> u32 {
+        self.frame
+    }
+
+    /// Gives parking place `slot` a buffer from the pool's fill ring if it has none, and
+    /// returns where the device is to write into it. `None` if the fill ring is empty (user
+    /// space has not given buffers back yet) or `slot` is past the places.
+    #[inline]
+    pub fn fill(&self, slot: u32) -> Option<DmaAddress> {
+        let place = self.parked.get(slot as usize)?;
+        let mut b = place.get();
+        if b.is_null() {
+            // SAFETY: `pool` is bound (type invariant); its fill ring has one consumer, this
+            // binding, used by one context at a time (`Rx` is not `Sync`).
+            b = unsafe { bindings::xp_alloc(self.pool.as_ptr()) };
+            if b.is_null() {
+                return None;
+            }
+            // INVARIANT: a buffer of `pool`, now ours.
+            place.set(b);
+        }
+        // SAFETY: `b` is a buffer of `pool` we own (type invariant).
+        Some(unsafe { bindings::xsk_buff_xdp_get_dma(b) })
+    }
+
+    /// Whether parking place `slot` holds a buffer.
+    #[inline]
+    pub fn is_filled(&self, slot: u32) -> bool {
+        self.parked
+            .get(slot as usize)
+            .is_some_and(|p| !p.get().is_null())
+    }
+
+    /// Takes the buffer parked at `slot`, into which the device wrote a frame of `len` bytes,
+    /// and makes it readable by the CPU. `ENOENT` if nothing is parked there; `EMSGSIZE` if
+    /// `len` is more than [`Rx::frame_size`] (a device that wrote past its buffer): the
+    /// buffer goes back to the pool.
+    #[inline]
+    pub fn take(&self, slot: u32, len: u32) -> Result<Buff<'_>> {
+        let place = self.parked.get(slot as usize).ok_or(ENOENT)?;
+        let b = NonNull::new(place.replace(core::ptr::null_mut())).ok_or(ENOENT)?;
+        // INVARIANT: a buffer of `pool` we owned, now the `Buff`'s.
+        let buff = Buff {
+            xdp: b,
+            _rx: PhantomData,
+        };
+        if len > self.frame {
+            return Err(EMSGSIZE);
+        }
+        // SAFETY: `b` is ours (type invariant); `len` fits its frame room, checked above.
+        unsafe {
+            bindings::xsk_buff_set_size(b.as_ptr(), len);
+            bindings::xsk_buff_dma_sync_for_cpu(b.as_ptr());
+        }
+        Ok(buff)
+    }
+
+    /// Whether the socket asked to be told when the queue needs waking up
+    /// (`XDP_USE_NEED_WAKEUP`): without, a queue out of buffers keeps polling for more.
+    #[inline]
+    pub fn uses_need_wakeup(&self) -> bool {
+        // SAFETY: `pool` is bound (type invariant).
+        unsafe { bindings::xsk_uses_need_wakeup(self.pool.as_ptr()) }
+    }
+
+    /// Asks user space to wake the queue up (`sendto()` or `poll()`, which call the driver's
+    /// `ndo_xsk_wakeup`) once it has refilled the fill ring (`xsk_set_rx_need_wakeup()`), or
+    /// stops asking. Only for sockets that asked for the protocol (`XDP_USE_NEED_WAKEUP`).
+    #[inline]
+    pub fn need_wakeup(&self, on: bool) {
+        if !self.uses_need_wakeup() {
+            return;
+        }
+        // SAFETY: `pool` is bound (type invariant).
+        unsafe {
+            if on {
+                bindings::xsk_set_rx_need_wakeup(self.pool.as_ptr());
+            } else {
+                bindings::xsk_clear_rx_need_wakeup(self.pool.as_ptr());
+            }
+        }
+    }
+}
+
+impl Drop for Rx {
+    fn drop(&mut self) {
+        for p in self.parked.iter() {
+            let b = p.replace(core::ptr::null_mut());
+            if !b.is_null() {
+                // SAFETY: A buffer of `pool` we own (type invariant); `pool` is still bound.
+                unsafe { bindings::xsk_buff_free(b) };
+            }
+        }
+        // SAFETY: Registered (type invariant); no buffer of ours points at it any more, and
+        // the next binding of the pool points them at its own.
+        unsafe { bindings::xdp_rxq_info_unreg(self.rxq.get()) };
+    }
+}
+
+/// A frame received into a buffer of an AF_XDP pool, taken from its [`Rx`] for one poll.
+///
+/// It goes back to the pool when dropped. The XDP module runs programs on it, and redirects
+/// it to the socket without a copy; anything else copies it.
+///
+/// # Invariants
+///
+/// `xdp` is a buffer of the pool of an [`Rx`] that outlives `'a`, owned by `self`, set to the
+/// length the device wrote (within the buffer's room) and synced for the CPU.
+pub struct Buff<'a> {
+    xdp: NonNull<bindings::xdp_buff>,
+    _rx: PhantomData<&'a Rx>,
+}
+
+impl Buff<'_> {
+    /// The frame's length in bytes.
+    #[inline]
+    pub fn len(&self) -> u32 {
+        // SAFETY: `xdp` is ours and set up (type invariant).
+        let x = unsafe { self.xdp.as_ref() };
+        // Within one buffer: `data_end` is after `data`, at most `frame` bytes on.
+        (x.data_end as usize - x.data as usize) as u32
+    }
+
+    /// Whether the frame is empty.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The frame's bytes.
+    #[inline]
+    pub fn data(&self) -> &[u8] {
+        // SAFETY: `xdp` is ours and set up (type invariant).
+        let x = unsafe { self.xdp.as_ref() };
+        // SAFETY: `data..data_end` is inside the buffer, synced for the CPU; nothing writes it
+        // while we hold the buffer (the device has given it back).
+        unsafe { core::slice::from_raw_parts(x.data.cast::<u8>(), self.len() as usize) }
+    }
+
+    /// Gives up the buffer, for a C function that takes it over (or frees it).
+    #[inline]
+    pub fn into_raw(self) -> NonNull<bindings::xdp_buff> {
+        let p = self.xdp;
+        core::mem::forget(self);
+        p
+    }
+
+    /// The buffer, for a C function that only borrows it.
+    #[inline]
+    pub fn as_raw(&self) -> *mut bindings::xdp_buff {
+        self.xdp.as_ptr()
+    }
+}
+
+impl Drop for Buff<'_> {
+    #[inline]
+    fn drop(&mut self) {
+        // SAFETY: Ours (type invariant); the pool is bound while its `Rx` lives, beyond `'a`.
+        unsafe { bindings::xsk_buff_free(self.xdp.as_ptr()) };
+    }
+}
