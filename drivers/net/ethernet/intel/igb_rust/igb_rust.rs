@@ -210,7 +210,9 @@ impl netdev::pci::Driver for IgbDriver {
                     | xdp::Features::REDIRECT
                     | xdp::Features::NDO_XMIT
                     | xdp::Features::NDO_XMIT_SG
-                    | xdp::Features::RX_SG,
+                    //@ until xsk: | xdp::Features::RX_SG,
+                    | xdp::Features::RX_SG //@ xsk
+                    | xdp::Features::XSK_ZEROCOPY, //@ xsk
             )?),
             //@ end
             //@ until ptp: clock: None,

@@ -1180,7 +1180,10 @@ impl<'bound> IgbNet<'bound> {
     //@ end
 
     //@ from datapath
-    fn configure_rx_ring(&self, q: u16, base: u64, size: u32) -> Result {
+    //@ until xsk: fn configure_rx_ring(&self, q: u16, base: u64, size: u32) -> Result {
+    //@ from xsk
+    fn configure_rx_ring(&self, q: u16, base: u64, size: u32, buf_len: u32) -> Result {
+        //@ end
         let bar = &self.hw.bar;
         let q = usize::from(q);
         bar.try_write(
@@ -1203,7 +1206,8 @@ impl<'bound> IgbNet<'bound> {
             regs::SRRCTL::try_at(q).ok_or(EINVAL)?,
             regs::SRRCTL::zeroed()
                 .try_with_desctype(1u32)?
-                .try_with_bsizepacket(RX_BUF_LEN >> 10)?
+                //@ until xsk: .try_with_bsizepacket(RX_BUF_LEN >> 10)?
+                .try_with_bsizepacket(buf_len >> 10)? //@ xsk
                 .with_drop_en(self.drop_en()),
         )?;
         bar.try_write(regs::RDH::try_at(q).ok_or(EINVAL)?, regs::RDH::zeroed())?;
@@ -1394,7 +1398,26 @@ impl<'bound> IgbNet<'bound> {
                         })
                     })?
                     .ok_or(EINVAL)?;
-                self.configure_rx_ring(q, base, size)?;
+                //@ until xsk: self.configure_rx_ring(q, base, size)?;
+                //@ from xsk
+                // Zero-copy on a queue an AF_XDP socket bound, while a program is attached to
+                // run on its frames (as C igb does); the device writes frames as long as the
+                // pool's buffers take.
+                let zc = if self.xdp_attached(rtnl) && v.xsk_bound(rtnl) {
+                    v.attach_xsk(rtnl, size)?
+                } else {
+                    v.detach_xsk(rtnl)?;
+                    false
+                };
+                let buf_len = if zc {
+                    v.with_xsk(rtnl, |_, _, x| x.map(|x| x.frame_size()))?
+                        .filter(|&n| n >= 1024)
+                        .ok_or(EINVAL)?
+                } else {
+                    RX_BUF_LEN
+                };
+                self.configure_rx_ring(q, base, size, buf_len)?;
+                //@ end
                 // A queue out of use gets its pages when `ethtool -L` puts it to use.
                 if u32::from(q) < self.active.load(Relaxed) {
                     self.fill_rx(v, rtnl)?;
@@ -1470,6 +1493,20 @@ impl<'bound> IgbNet<'bound> {
     /// allocations that failed (the vector's polls retry them). The instance must be disabled.
     fn fill_rx(&self, v: &Napi<VectorData<'bound>>, rtnl: &mut Rtnl) -> Result {
         let bar = &self.hw.bar;
+        //@ from xsk
+        // A queue with an AF_XDP pool attached takes the pool's buffers. What the pool does
+        // not have yet, the polls ask for when user space gives buffers back.
+        let zc = v.with_xsk(rtnl, |_, st, xsk| match (st, xsk) {
+            (Some(rx), Some(xsk)) => {
+                rx.refill_zc(xsk, bar);
+                true
+            }
+            _ => false,
+        })?;
+        if zc {
+            return Ok(());
+        }
+        //@ end
         let failed = v.with_state(rtnl, |_, st, pool| match (st, pool) {
             (Some(rx), Some(pool)) => rx.refill(pool, bar, &v.data().stats),
             _ => 0,
@@ -2066,7 +2103,13 @@ impl<'bound> xdp::Operations for IgbNet<'bound> {
         // Down, `open` gives the rings what the program needs; running, they change if what
         // they hold now is not that.
         let want_half = !IgbNet::rx_whole_pages(mtu, prog.is_some());
-        if !dev.is_running() || this.rx_half.load(Relaxed) == want_half {
+        //@ until xsk: if !dev.is_running() || this.rx_half.load(Relaxed) == want_half {
+        //@ from xsk
+        // A queue an AF_XDP socket bound goes zero-copy with a program, and back without.
+        let zc_change =
+            prog.is_some() != this.xdp_attached(rtnl) && vectors(dev).any(|v| v.xsk_bound(rtnl));
+        if !dev.is_running() || (this.rx_half.load(Relaxed) == want_half && !zc_change) {
+            //@ end
             // Polls pick the new program up with their next frame; the ones running the old
             // one finish with it (it is freed after they returned). Nothing else changes: the
             // RX buffers stay as they are (whole pages with XDP's headroom while a program is
@@ -2083,6 +2126,39 @@ impl<'bound> xdp::Operations for IgbNet<'bound> {
         drop(old);
         r
     }
+
+    //@ from xsk
+    fn xsk_setup(dev: &netdev::Device<Self>, rtnl: &mut Rtnl, queue: u32, on: bool) -> Result {
+        let this = dev.data();
+        // Only queues the stack uses: the core checked the socket's queue against them.
+        if on && queue >= this.active.load(Relaxed) {
+            return Err(EINVAL);
+        }
+        // Zero-copy needs a program too; without one, the pool waits for it (`setup`).
+        if !dev.is_running() || !this.xdp_attached(rtnl) {
+            // Down, the queue may still hold the pool's buffers from when it was up: they
+            // go back now.
+            if let Some(v) = dev.napi(queue as usize + 1) {
+                if !on && !v.is_enabled(rtnl) {
+                    v.detach_xsk(rtnl)?;
+                }
+            }
+            return Ok(());
+        }
+        // The rings are rebuilt, the queue's from the pool (or back from the page pool).
+        this.with_rx_rebuild(dev, rtnl, |_, _| ())
+    }
+
+    fn xsk_wakeup(dev: &netdev::Device<Self>, queue: u32, _rx: bool, _tx: bool) -> Result {
+        if !dev.is_running() {
+            return Err(ENETDOWN);
+        }
+        let v = dev.napi(queue as usize + 1).ok_or(EINVAL)?.data();
+        // The vector's interrupt schedules its poll, on its CPU.
+        v.hw.vector_irqs(IrqOp::Fire, v.eims);
+        Ok(())
+    }
+    //@ end
 
     fn rx_hash(meta: &xdp::RxMeta) -> Result<(u32, xdp::RssHashType)> {
         queue::xdp_rx_hash(meta)

@@ -56,6 +56,7 @@ use crate::{
 };
 //@ end
 use kernel::net::xdp::{DropReason, Frame}; //@ xdp
+use kernel::net::{napi::XskRx, xdp::XskVerdict}; //@ xsk
 
 use crate::{hw::Bar0, regs, IgbNet};
 
@@ -937,6 +938,34 @@ impl RxRing {
         self.next_to_use = next;
     }
 
+    //@ from xsk
+    /// Gives the device a buffer of the AF_XDP pool `xsk` for every unused descriptor, and
+    /// moves the tail. Returns whether the ring is full: `false` when user space has not
+    /// given enough buffers back yet.
+    pub(crate) fn refill_zc(&mut self, xsk: &XskRx, bar: &Bar0<'_>) -> bool {
+        let mut full = true;
+        for _ in 0..self.unused() {
+            let i = self.next_to_use;
+            // The parking places are the descriptors: the buffer of place `i` is written
+            // into descriptor `i`.
+            let Some(addr) = xsk.fill(i) else {
+                full = false;
+                break;
+            };
+            // A zero header address and zero status: the descriptor is not done.
+            self.desc.write(i as usize, addr, 0);
+            self.next_to_use = ring_next(i, self.size);
+        }
+        if self.next_to_use != self.tail {
+            // Descriptors must be visible before the device sees the new tail.
+            dma_mb(Write);
+            crate::hw::write_tail(bar, TailReg::Rx, self.queue, self.next_to_use);
+            self.tail = self.next_to_use;
+        }
+        full
+    }
+    //@ end
+
     /// Releases every buffer (the device is stopped). Process context.
     pub(crate) fn clear(&mut self) {
         for p in self.pages.iter_mut() {
@@ -980,6 +1009,19 @@ struct RxOffloads {
     /// frame that still reaches it is passed up without it, which the stack no longer knows,
     /// and the ring is not refilled.
     queue: Option<u16>,
+}
+
+impl RxOffloads {
+    /// The offloads of `features` for RX queue `q` of `dev`.
+    #[inline(always)]
+    fn of(features: u64, q: u16, dev: &netdev::Device<IgbNet<'_>>) -> Self {
+        Self {
+            csum: features & netdev::NETIF_F_RXCSUM != 0,
+            hash: features & netdev::NETIF_F_RXHASH != 0,
+            vlan: features & netdev::NETIF_F_HW_VLAN_CTAG_RX != 0,
+            queue: (u32::from(q) < dev.data().active.load(Relaxed)).then_some(q),
+        }
+    }
 }
 
 //@ from xdp
@@ -1132,12 +1174,28 @@ impl<'bound> Poll for VectorData<'bound> {
                 let repoll = this.phc.tx_waiting() && this.phc.tx_poll(&this.hw.bar);
                 //@ end
                 match rx {
+                    //@ from xsk
+                    // A queue bound to an AF_XDP socket in zero-copy mode receives into the
+                    // socket's buffers.
+                    Some(Rx {
+                        state: Some(ring),
+                        ctx: rx_ctx,
+                        xsk: Some(xsk),
+                        ..
+                    }) => {
+                        let done = self.clean_rx_zc(ring, xsk, dev, &rx_ctx);
+                        if done < rx_ctx.budget() {
+                            self.moderate(ring, dev, q);
+                        }
+                        done
+                    }
+                    //@ end
                     Some(Rx {
                         state: Some(ring),
                         ctx: rx_ctx,
                         pool: Some(pool),
-                        //@ until xdp: ..
                         xdp, //@ xdp
+                        ..
                     }) => {
                         //@ until xdp: let done = self.clean_rx(ring, pool, dev, &rx_ctx);
                         let done = self.clean_rx(ring, pool, xdp, dev, &rx_ctx); //@ xdp
@@ -1550,12 +1608,7 @@ impl<'bound> VectorData<'bound> {
         let copybreak = dev.data().copybreak.load(Relaxed);
         // `ethtool -K rx off` / `rxhash off` apply from the next poll on.
         let features = dev.features();
-        let offloads = RxOffloads {
-            csum: features & netdev::NETIF_F_RXCSUM != 0,
-            hash: features & netdev::NETIF_F_RXHASH != 0,
-            vlan: features & netdev::NETIF_F_HW_VLAN_CTAG_RX != 0,
-            queue: (u32::from(rx.queue) < dev.data().active.load(Relaxed)).then_some(rx.queue),
-        };
+        let offloads = RxOffloads::of(features, rx.queue, dev);
         let mut t = RxTotals::default();
         let mut cleaned = 0u32;
         let mut xc = XdpCounts::default(); //@ xdp
@@ -1827,6 +1880,115 @@ impl<'bound> VectorData<'bound> {
         }
     }
 
+    //@ from xsk
+    /// Receives up to the budget of frames into the buffers of the AF_XDP pool `xsk` attached
+    /// to the queue (zero-copy): the attached program, if any, runs on each, and refills the
+    /// ring from the pool. A frame the program passes (or every frame, while none is attached)
+    /// is copied into an skb. A frame over several buffers is dropped: the device is told
+    /// they are as large as the pool's frames.
+    #[inline(never)]
+    fn clean_rx_zc(
+        &self,
+        rx: &mut RxRing,
+        xsk: &XskRx,
+        dev: &netdev::Device<IgbNet<'_>>,
+        ctx: &RxContext<'_, '_>,
+    ) -> u32 {
+        let budget = ctx.budget();
+        let prog = dev.data().xdp_prog.get(ctx);
+        let offloads = RxOffloads::of(dev.features(), rx.queue, dev);
+        let mut t = RxTotals::default();
+        let mut xc = XdpCounts::default();
+        let mut passed = RxTotals::default();
+        while t.done < budget {
+            let i = rx.next_to_clean;
+            if i == rx.next_to_use {
+                break;
+            }
+            let hi = rx.desc.read(i as usize, 1);
+            if hi & RXD_STAT_DD == 0 {
+                break;
+            }
+            // Read the rest of the descriptor only after seeing DD.
+            dma_mb(Read);
+            let lo = rx.desc.read(i as usize, 0);
+            rx.next_to_clean = ring_next(i, rx.size);
+            let len = ((hi >> 32) & 0xffff) as u32;
+            // Taken whatever follows: a buffer not used goes back to the pool.
+            let buff = xsk.take(i, len);
+            let eop = hi & RXD_STAT_EOP != 0;
+            if !eop || rx.discard {
+                // One error per frame, counted at its first buffer.
+                if !rx.discard {
+                    t.errors += 1;
+                }
+                rx.discard = !eop;
+                continue;
+            }
+            let buff = match buff {
+                Ok(b) if hi & RXD_ERR_FRAME == 0 && len != 0 => b,
+                _ => {
+                    t.errors += 1;
+                    continue;
+                }
+            };
+            t.done += 1;
+            t.bytes += u64::from(len);
+            let verdict = match prog {
+                Some(p) => xdp::run_xsk(ctx, p, buff, || rx_meta(lo, hi)),
+                None => match xdp::xsk_pass(ctx, buff) {
+                    Some(skb) => XskVerdict::Pass(skb),
+                    None => {
+                        self.stats.rx_alloc_failed.add(1, Relaxed);
+                        continue;
+                    }
+                },
+            };
+            match verdict {
+                XskVerdict::Pass(mut skb) => {
+                    // Already through `eth_type_trans()`, with its queue recorded.
+                    self.apply_offloads(&mut skb, hi, lo, true, offloads, &mut passed, dev);
+                    ctx.gro_receive(skb);
+                }
+                XskVerdict::Tx(frame) => {
+                    self.xdp_tx(dev, rx.queue, frame, ctx.napi());
+                    xc.tx = true;
+                }
+                XskVerdict::Redirected => xc.redirect += 1,
+                XskVerdict::Dropped(DropReason::Drop) => xc.drop += 1,
+                XskVerdict::Dropped(_) => xc.aborted += 1,
+                XskVerdict::Full => {
+                    // The socket's ring is full: let user space catch up.
+                    xc.aborted += 1;
+                    break;
+                }
+            }
+        }
+        if xc.tx {
+            self.kick_tx(dev, rx.queue, ctx.napi());
+        }
+        if prog.is_some() {
+            self.stats.xdp_drop.add(xc.drop, Relaxed);
+            self.stats.xdp_redirect.add(xc.redirect, Relaxed);
+            self.stats.xdp_aborted.add(xc.aborted, Relaxed);
+        }
+        let full = rx.refill_zc(xsk, &self.hw.bar);
+        // Out of buffers with nothing posted: user space must give some back and wake the
+        // queue (`sendto()` or `poll()`) if it asked to be told; otherwise keep polling.
+        let starved = !full && rx.unused() == rx.size - 1;
+        xsk.need_wakeup(!full);
+        self.stats.rx_packets.add(u64::from(t.done), Relaxed);
+        self.stats.rx_bytes.add(t.bytes, Relaxed);
+        self.stats.rx_errors.add(t.errors, Relaxed);
+        self.stats.rx_csum_good.add(passed.csum_good, Relaxed);
+        if starved && !xsk.uses_need_wakeup() {
+            budget
+        } else {
+            t.done
+        }
+    }
+    //@ end
+
     //@ from xdp
     /// Builds the skb of a frame the XDP program passed and hands it up the stack. Out of
     /// line: the loop of the other verdicts carries none of it.
@@ -1875,6 +2037,30 @@ impl<'bound> VectorData<'bound> {
         ctx: &RxContext<'_, '_>,
     ) {
         t.bytes += u64::from(skb.len());
+        self.apply_offloads(&mut skb, hi, lo, csum_valid, offloads, t, dev);
+        if skb.eth_type_trans(dev).is_err() {
+            t.errors += 1;
+            return;
+        }
+        ctx.gro_receive(skb);
+        t.done += 1;
+    }
+
+    /// Gives the skb of a whole frame what the device wrote in the frame's last descriptor
+    /// (`hi`, `lo`): its checksum verdict (if `csum_valid`), RSS hash, VLAN tag, timestamp,
+    /// and the queue it came in on.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn apply_offloads(
+        &self,
+        skb: &mut SkBuff,
+        hi: u64,
+        lo: u64,
+        csum_valid: bool,
+        offloads: RxOffloads,
+        t: &mut RxTotals,
+        dev: &netdev::Device<IgbNet<'_>>,
+    ) {
         if offloads.csum
             && csum_valid
             && hi & (RXD_STAT_L4CS | RXD_STAT_UDPCS) != 0
@@ -1899,18 +2085,13 @@ impl<'bound> VectorData<'bound> {
         //@ from ptp
         if hi & RXD_STAT_TS != 0 {
             let this = dev.data();
-            this.phc.rx_stamp(&this.hw.bar, &mut skb);
+            this.phc.rx_stamp(&this.hw.bar, skb);
         }
         //@ end
+        //@ until ptp: let _ = dev;
         if let Some(q) = offloads.queue {
             skb.record_rx_queue(q);
         }
-        if skb.eth_type_trans(dev).is_err() {
-            t.errors += 1;
-            return;
-        }
-        ctx.gro_receive(skb);
-        t.done += 1;
     }
     //@ end
 }
