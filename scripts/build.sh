@@ -159,15 +159,22 @@ for x in xdp_dummy xdp_native xdp_metadata; do
 done
 # The XDP programs of the igb_rust tests (tools/igb_rust/xdp), in this build:
 # one object per mode of xdp_test.bpf.c, then the one that asks for the XDP
-# metadata (xdp_meta.bpf.c) and the one that puts metadata in front of a
-# frame for TC (xdp_datameta.bpf.c).
+# metadata (xdp_meta.bpf.c), the one that puts metadata in front of a
+# frame for TC (xdp_datameta.bpf.c) and the one that hands frames to AF_XDP
+# sockets (xdp_xsk.bpf.c).
 mkdir -p "$BUILD/xdp"
 for m in pass drop tx redirect abort bench; do
 	bpf_obj "$REPO/tools/igb_rust/xdp/xdp_test.bpf.c" "$BUILD/xdp/$m.o" -D "XDP_TEST_${m^^}"
 done
-for m in meta datameta; do
+for m in meta datameta xsk; do
 	bpf_obj "$REPO/tools/igb_rust/xdp/xdp_$m.bpf.c" "$BUILD/xdp/$m.o"
 done
+# The AF_XDP receiver of the zero-copy tests.
+if [ ! -x "$BUILD/xsk_rx" ] || [ "$REPO/tools/igb_rust/xsk_rx.c" -nt "$BUILD/xsk_rx" ]; then
+	gcc -O2 -Wall -I "$TREE/tools/include/uapi" -o "$BUILD/xsk_rx.$$" "$REPO/tools/igb_rust/xsk_rx.c" ||
+		die "cannot build the AF_XDP receiver"
+	mv -f "$BUILD/xsk_rx.$$" "$BUILD/xsk_rx"
+fi
 # The AF_XDP socket helper (queues.py) and those of the other selftests
 # that run in make check.
 for h in net/lib/xdp_helper drivers/net/napi_id_helper net/lib/csum net/lib/gro; do

@@ -172,7 +172,7 @@ run_suite() {	# run_suite production|debug|arm64 NAME [PARTS]: boots one guest
 		if [ "$DEBUG_SUITE" = full ]; then
 			limit=6000
 		else
-			genv=(TESTS="${parts:-${TESTS:-boot probe xdp ptp stress}}"
+			genv=(TESTS="${parts:-${TESTS:-boot probe xdp xsk ptp stress}}"
 				STRESS_CYCLES="${STRESS_CYCLES:-5}" PROBE_CYCLES="${PROBE_CYCLES:-3}"
 				SELFTEST_SCRIPTS="${SELFTEST_SCRIPTS:-stats.py queues.py}"
 				STRESS_ROUNDS="${STRESS_ROUNDS:-1}" STRESS_PARTS="${STRESS_PARTS:-}"

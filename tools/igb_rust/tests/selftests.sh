@@ -6,7 +6,7 @@
 #                      napi_id.py ring_reconfig.py napi_threaded.py
 #                      hw/pp_alloc_fail.py hw/csum.py hw/tso.py hw/irq.py
 #                      hw/toeplitz.py hw/rss_drv.py hw/xdp_metadata.py
-#                      hw/nic_timestamp.py xdp.py)
+#                      hw/nic_timestamp.py hw/xsk_reconfig.py xdp.py)
 #   SELFTEST_SKIP      which of those not to run (make check runs those that
 #                      need one CPU in a guest of their own)
 
@@ -90,7 +90,7 @@ run_selftest() {	# run_selftest SCRIPT [again]
 skip=$(echo ${SELFTEST_SKIP:-})	# the words, one space apart
 for t in ${SELFTEST_SCRIPTS:-ping.py stats.py queues.py napi_id.py ring_reconfig.py napi_threaded.py
 	hw/pp_alloc_fail.py hw/csum.py hw/tso.py hw/irq.py hw/toeplitz.py hw/rss_drv.py
-	hw/xdp_metadata.py hw/nic_timestamp.py xdp.py}; do
+	hw/xdp_metadata.py hw/nic_timestamp.py hw/xsk_reconfig.py xdp.py}; do
 	case " $skip " in *" $t "*) continue;; esac
 	# xdp.py's and hw/xdp_metadata.py's programs call kfuncs, which need the
 	# kernel's BTF: the debug kernel (DEBUG_SUITE=full) has none.

@@ -66,8 +66,8 @@ dev_get() {	# dev_get KEY: the flags netdev netlink dev-get lists under KEY, sor
 		grep -o "\"$1\": \\[[^]]*\\]" | grep -o '"[a-z-]*"' | sed 1d | tr -d '"' | sort | xargs
 }
 [ "${IGB_RUST_KVARIANT:-}" = debug ] ||
-check "netdev netlink: xdp-features are basic, ndo-xmit, ndo-xmit-sg, redirect, rx-sg ($(dev_get xdp-features))" \
-	test "$(dev_get xdp-features)" = "basic ndo-xmit ndo-xmit-sg redirect rx-sg"
+check "netdev netlink: xdp-features are basic, ndo-xmit, ndo-xmit-sg, redirect, rx-sg, xsk-zerocopy ($(dev_get xdp-features))" \
+	test "$(dev_get xdp-features)" = "basic ndo-xmit ndo-xmit-sg redirect rx-sg xsk-zerocopy"
 
 carrier0=$(cat /sys/class/net/$DUT_IF/carrier_changes)
 # At MTU 1500 the RX buffers are half pages; programs get whole pages: the

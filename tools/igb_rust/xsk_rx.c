@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * An AF_XDP receiver for the igb_rust tests: binds a socket to one queue of
+ * an interface (zero-copy or copy mode), puts it into an XSKMAP, and counts
+ * the UDP datagrams to port 4448 it receives, checking each one's payload:
+ * a 32-bit sequence number, then bytes that follow from it. Uses the raw
+ * socket API only (no libxdp).
+ *
+ *   xsk_rx IFINDEX QUEUE MAP_ID zc|copy COUNT SECONDS
+ *
+ * Prints "ready" once bound (and flushes), then, after COUNT datagrams or
+ * SECONDS, one line: "received N bad B dup D" (distinct sequence numbers
+ * received, datagrams whose payload was wrong, repeated numbers). Exits 0
+ * if it could bind, 2 if the bind failed (errno printed), 1 otherwise.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <linux/bpf.h>
+#include <linux/if_ether.h>
+#include <linux/if_xdp.h>
+#include <linux/ip.h>
+#include <linux/udp.h>
+#include <poll.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifndef AF_XDP
+#define AF_XDP 44
+#endif
+#ifndef SOL_XDP
+#define SOL_XDP 283
+#endif
+
+#define FRAMES 2048
+#define CHUNK 4096
+#define RING 1024
+#define MAX_SEQ (1 << 20)
+
+struct ring {
+	uint32_t *producer, *consumer, *flags;
+	void *descs;
+};
+
+static int sys_bpf(int cmd, union bpf_attr *attr)
+{
+	return syscall(__NR_bpf, cmd, attr, sizeof(*attr));
+}
+
+static void map_ring(int fd, struct xdp_ring_offset *off, size_t desc_size,
+		     off_t pgoff, struct ring *r)
+{
+	size_t len = off->desc + RING * desc_size;
+	char *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, fd, pgoff);
+
+	if (p == MAP_FAILED) {
+		perror("mmap ring");
+		exit(1);
+	}
+	r->producer = (uint32_t *)(p + off->producer);
+	r->consumer = (uint32_t *)(p + off->consumer);
+	r->flags = (uint32_t *)(p + off->flags);
+	r->descs = p + off->desc;
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+int main(int argc, char **argv)
+{
+	struct xdp_umem_reg reg = { 0 };
+	struct sockaddr_xdp sxdp = { 0 };
+	struct xdp_mmap_offsets off;
+	socklen_t optlen = sizeof(off);
+	unsigned long received = 0, bad = 0, dup = 0;
+	struct ring fill, rx;
+	union bpf_attr attr;
+	uint32_t key, value;
+	int ring = RING, fd, map;
+	static unsigned char seen[MAX_SEQ];
+	unsigned long count;
+	double end;
+	char *umem;
+	uint32_t i;
+
+	if (argc != 7) {
+		fprintf(stderr, "usage: %s IFINDEX QUEUE MAP_ID zc|copy COUNT SECONDS\n", argv[0]);
+		return 1;
+	}
+	count = strtoul(argv[5], NULL, 0);
+	fd = socket(AF_XDP, SOCK_RAW, 0);
+	if (fd < 0) {
+		perror("socket");
+		return 1;
+	}
+	umem = mmap(NULL, (size_t)FRAMES * CHUNK, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (umem == MAP_FAILED) {
+		perror("mmap umem");
+		return 1;
+	}
+	reg.addr = (uintptr_t)umem;
+	reg.len = (uint64_t)FRAMES * CHUNK;
+	reg.chunk_size = CHUNK;
+	if (setsockopt(fd, SOL_XDP, XDP_UMEM_REG, &reg, sizeof(reg)) ||
+	    setsockopt(fd, SOL_XDP, XDP_UMEM_FILL_RING, &ring, sizeof(ring)) ||
+	    setsockopt(fd, SOL_XDP, XDP_UMEM_COMPLETION_RING, &ring, sizeof(ring)) ||
+	    setsockopt(fd, SOL_XDP, XDP_RX_RING, &ring, sizeof(ring)) ||
+	    getsockopt(fd, SOL_XDP, XDP_MMAP_OFFSETS, &off, &optlen)) {
+		perror("setsockopt");
+		return 1;
+	}
+	map_ring(fd, &off.fr, sizeof(uint64_t), XDP_UMEM_PGOFF_FILL_RING, &fill);
+	map_ring(fd, &off.rx, sizeof(struct xdp_desc), XDP_PGOFF_RX_RING, &rx);
+	/* Half the frames wait in the fill ring, the others come back from rx. */
+	for (i = 0; i < RING; i++)
+		((uint64_t *)fill.descs)[i] = (uint64_t)i * CHUNK;
+	__atomic_store_n(fill.producer, RING, __ATOMIC_RELEASE);
+
+	sxdp.sxdp_family = AF_XDP;
+	sxdp.sxdp_ifindex = atoi(argv[1]);
+	sxdp.sxdp_queue_id = atoi(argv[2]);
+	sxdp.sxdp_flags = XDP_USE_NEED_WAKEUP |
+		(strcmp(argv[4], "zc") ? XDP_COPY : XDP_ZEROCOPY);
+	if (bind(fd, (struct sockaddr *)&sxdp, sizeof(sxdp))) {
+		printf("bind: %s\n", strerror(errno));
+		return 2;
+	}
+	memset(&attr, 0, sizeof(attr));
+	attr.map_id = atoi(argv[3]);
+	map = sys_bpf(BPF_MAP_GET_FD_BY_ID, &attr);
+	key = sxdp.sxdp_queue_id;
+	value = fd;
+	memset(&attr, 0, sizeof(attr));
+	attr.map_fd = map;
+	attr.key = (uintptr_t)&key;
+	attr.value = (uintptr_t)&value;
+	if (map < 0 || sys_bpf(BPF_MAP_UPDATE_ELEM, &attr)) {
+		perror("xskmap");
+		return 1;
+	}
+	printf("ready\n");
+	fflush(stdout);
+
+	end = now() + atof(argv[6]);
+	while (received < count && now() < end) {
+		struct pollfd pfd = { .fd = fd, .events = POLLIN };
+		uint32_t prod, cons, n, fprod;
+
+		if (__atomic_load_n(fill.flags, __ATOMIC_ACQUIRE) & XDP_RING_NEED_WAKEUP)
+			recvfrom(fd, NULL, 0, MSG_DONTWAIT, NULL, NULL);
+		poll(&pfd, 1, 100);
+		prod = __atomic_load_n(rx.producer, __ATOMIC_ACQUIRE);
+		cons = *rx.consumer;
+		fprod = *fill.producer;
+		for (n = 0; cons != prod; cons++, n++) {
+			struct xdp_desc *d = &((struct xdp_desc *)rx.descs)[cons & (RING - 1)];
+			unsigned char *f = (unsigned char *)umem + d->addr;
+			size_t hdr = sizeof(struct ethhdr) + sizeof(struct iphdr) +
+				     sizeof(struct udphdr);
+			uint32_t seq, j, plen;
+			int ok = d->len >= hdr + 4;
+
+			if (ok) {
+				struct iphdr *ip = (void *)(f + sizeof(struct ethhdr));
+				struct udphdr *udp = (void *)(ip + 1);
+
+				plen = ntohs(udp->len) - sizeof(*udp);
+				ok = ip->protocol == 17 && udp->dest == htons(4448) &&
+				     hdr + plen <= d->len && plen >= 4;
+			}
+			if (ok) {
+				memcpy(&seq, f + hdr, 4);
+				seq = ntohl(seq);
+				for (j = 4; ok && j < plen; j++)
+					ok = f[hdr + j] == (unsigned char)(seq * 7 + j);
+				ok = ok && seq < MAX_SEQ;
+			}
+			if (!ok)
+				bad++;
+			else if (seen[seq]++)
+				dup++;
+			else
+				received++;
+			/* The frame goes back to the fill ring, at its chunk's start. */
+			((uint64_t *)fill.descs)[fprod++ & (RING - 1)] =
+				d->addr - d->addr % CHUNK;
+		}
+		__atomic_store_n(rx.consumer, cons, __ATOMIC_RELEASE);
+		__atomic_store_n(fill.producer, fprod, __ATOMIC_RELEASE);
+	}
+	printf("received %lu bad %lu dup %lu\n", received, bad, dup);
+	return 0;
+}
