@@ -10,8 +10,9 @@
  *
  * Prints "ready" once bound (and flushes), then, after COUNT datagrams or
  * SECONDS, one line: "received N bad B dup D" (distinct sequence numbers
- * received, datagrams whose payload was wrong, repeated numbers). Exits 0
- * if it could bind, 2 if the bind failed (errno printed), 1 otherwise.
+ * received, datagrams whose payload was wrong, repeated numbers), and stays
+ * bound until killed. Exits 2 if the bind failed (errno printed), 1 on any
+ * other error.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -201,5 +202,8 @@ int main(int argc, char **argv)
 		__atomic_store_n(fill.producer, fprod, __ATOMIC_RELEASE);
 	}
 	printf("received %lu bad %lu dup %lu\n", received, bad, dup);
-	return 0;
+	fflush(stdout);
+	/* Bound until killed: the caller reads what it needs meanwhile. */
+	for (;;)
+		pause();
 }

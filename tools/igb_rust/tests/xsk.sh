@@ -52,24 +52,41 @@ for seq in range(n):
         time.sleep(0.01)
 ' "$1" "$2" "$DUT_IP"
 }
-xsk_result() { wait $XSK_PID 2>/dev/null; sed -n 's/^received/received/p' /run/xsk.out; }
+# xsk_result: the receiver's result line, once it has one (it stays bound).
+xsk_result() {
+	local i
+	for i in $(seq 600); do
+		grep -q '^received' /run/xsk.out && break
+		kill -0 $XSK_PID 2>/dev/null || break
+		sleep 0.2
+	done
+	sed -n 's/^received/received/p' /run/xsk.out
+}
+xsk_stop() { kill $XSK_PID 2>/dev/null; wait $XSK_PID 2>/dev/null; }
 redirects() { ethtool_stat 'rx[0-9]+_xdp_redirect'; }
 pings() {
 	ip netns exec $NS ping -c "$1" -i 0.02 -s 1000 -p a55a $DUT_IP 2>&1 |
 		grep -q " $1 received"
 }
 
+# Page-pool buffers the rings took: a queue in zero-copy mode takes none, the
+# socket's buffers are its own; in copy mode each frame redirected takes one.
+bufs() { ethtool_stat 'rx[0-9]+_buf_(pages|frags)'; }
 check "attach the AF_XDP program" xsk_attach
-pages0=$(ethtool_stat 'rx[0-9]+_buf_pages')
 r0=$(redirects)
 if xsk_start zc "$XSK_N" 120; then
 	ok "an AF_XDP socket binds queue 0 in zero-copy mode"
+	b0=$(bufs)
 	xsk_send "$XSK_N" 1000
 	res=$(xsk_result)
+	b1=$(bufs)
 	check "zero-copy: all $XSK_N datagrams reach the socket intact, none twice ($res)" \
 		test "$res" = "received $XSK_N bad 0 dup 0"
 	r1=$(redirects)
 	check "zero-copy: rx_xdp_redirect counts them ($r0 -> $r1)" test $((r1 - r0)) -ge "$XSK_N"
+	check "zero-copy: the ring took no page-pool buffer for them (rx_buf_pages $b0 -> $b1)" \
+		test "$b1" = "$b0"
+	xsk_stop
 else
 	fail "an AF_XDP socket binds queue 0 in zero-copy mode" "$(cat /run/xsk.out)"
 fi
@@ -99,10 +116,15 @@ fi
 # Copy mode on the same queue: the driver's page-pool path, redirected.
 xsk_attach
 if xsk_start copy 100 120; then
+	b0=$(bufs)
 	xsk_send 100 600
 	res=$(xsk_result)
+	b1=$(bufs)
 	check "copy mode: all 100 datagrams reach the socket intact ($res)" \
 		test "$res" = "received 100 bad 0 dup 0"
+	check "copy mode: the ring took a page-pool buffer for each (rx_buf_pages $b0 -> $b1)" \
+		test $((b1 - b0)) -ge 100
+	xsk_stop
 else
 	fail "an AF_XDP socket binds queue 0 in copy mode" "$(cat /run/xsk.out)"
 fi
@@ -111,8 +133,7 @@ fi
 if xsk_start zc 1 120; then
 	teardown_pair
 	check "rmmod with an AF_XDP socket bound in zero-copy mode" rmmod igb_rust
-	kill $XSK_PID 2>/dev/null
-	wait $XSK_PID 2>/dev/null
+	xsk_stop
 	res=$(grep -c "AF_XDP pool still attached\|Failed to disable zero-copy" <(dmesg_since xsk))
 	check "the driver gave every pool back itself (no forced detach, no core WARN)" test "$res" = 0
 else
