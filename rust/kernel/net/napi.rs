@@ -329,10 +329,11 @@ impl<'n> RxContext<'_, 'n> {
 ///
 /// `xsk_pool` is only accessed with the RTNL lock held: it is the AF_XDP pool the core bound
 /// to the instance's queue in zero-copy mode, from the bind command (`ndo_bpf`) to the unbind,
-/// during which the pool is live and mapped for DMA by the device's parent. `xsk` is accessed
-/// as `Napi`'s `state` is (by the poll with a non-zero budget, or under RTNL while disabled),
-/// and is only ever an [`xsk::Rx`] of `xsk_pool` for the instance's queue: it is dropped
-/// before the unbind command returns.
+/// during which the pool is live and mapped for DMA by the device's parent. `xsk` is changed
+/// only under RTNL while the instance is disabled, and read by the poll with a non-zero budget
+/// (whose binding's parking places it changes), under RTNL, or with exclusive access; it is
+/// only ever an [`xsk::Rx`] of a pool bound to the instance's queue, attached while that pool
+/// was in `xsk_pool`, and it is dropped before the unbind command of that pool returns.
 #[repr(C)]
 struct NapiCore {
     inner: Opaque<bindings::napi_struct>,
@@ -388,7 +389,9 @@ pub struct Napi<P: Poll> {
 
 // SAFETY: `data` is `Sync`; `state`, `tx_state` and `pool` (not `Sync`) are only touched by
 // the single running poll or under exclusive RTNL with polling disabled, except for the pool's
-// racy counters (type invariant); `core.enabled` only under RTNL (`NapiCore` invariant).
+// racy counters (type invariant); `core.enabled` and `core.xsk_pool` only under RTNL, and
+// `core.xsk` as `state` is, or read under RTNL where a poll changes none of what is read
+// (`NapiCore` invariant).
 unsafe impl<P: Poll> Sync for Napi<P> {}
 // SAFETY: `P: Send`, `P::State: Send` and `P::TxState: Send`; the C part may be released from
 // any thread.
@@ -934,13 +937,14 @@ impl<P: Poll> Napi<P> {
 ///
 /// # Safety
 ///
-/// `dev` must be a registered net_device of the netdev registration, whose NAPI instances are
-/// all `Napi`s (it makes them, before it registers the device, and deletes them after), with
-/// RTNL held.
+/// `dev` must be a net_device of the netdev registration, whose NAPI instances are all
+/// `Napi`s (it makes them, before it registers the device, and deletes them only after
+/// `unregister_netdev()` returned, which waits for the references AF_XDP pools hold: so an
+/// unbind that comes while it unregisters still finds them), with RTNL held.
 #[cfg(CONFIG_XDP_SOCKETS)]
 unsafe fn core_of_queue<'a>(dev: *mut bindings::net_device, queue: u32) -> Option<&'a NapiCore> {
-    // SAFETY: `dev` is live (safety requirement); its NAPI list does not change while it is
-    // registered (its instances are added before and deleted after).
+    // SAFETY: `dev` is live (safety requirement); its NAPI list does not change meanwhile (its
+    // instances are added before it is registered and deleted after it is unregistered).
     let head = unsafe { &raw mut (*dev).napi_list };
     // SAFETY: As above: the list is initialised and stable.
     let mut p = unsafe { (*head).next };
@@ -988,9 +992,9 @@ pub unsafe fn xsk_bind(
     Ok(())
 }
 
-/// Forgets the pool of queue `queue` of `dev`, which the core is unbinding: from now on the
-/// instance of the queue does not attach it. Returns whether it was the pool [`xsk_bind`]
-/// recorded. What the instance has attached stays until [`xsk_release`].
+/// Forgets the pool recorded for queue `queue` of `dev` ([`xsk_bind`]), which the core is
+/// unbinding, and returns it: from now on the instance of the queue does not attach it. What
+/// the instance has attached stays until [`xsk_release`].
 ///
 /// # Safety
 ///
@@ -999,19 +1003,11 @@ pub unsafe fn xsk_bind(
 pub unsafe fn xsk_forget(
     dev: *mut bindings::net_device,
     queue: u32,
-    pool: NonNull<bindings::xsk_buff_pool>,
-) -> bool {
+) -> Option<NonNull<bindings::xsk_buff_pool>> {
     // SAFETY: Per the safety requirements.
-    let Some(core) = (unsafe { core_of_queue(dev, queue) }) else {
-        return false;
-    };
+    let core = unsafe { core_of_queue(dev, queue) }?;
     // SAFETY: RTNL is held (safety requirement), which serialises every access to `xsk_pool`.
-    let bound = unsafe { &mut *core.xsk_pool.get() };
-    if *bound != Some(pool) {
-        return false;
-    }
-    *bound = None;
-    true
+    unsafe { (*core.xsk_pool.get()).take() }
 }
 
 /// Drops what the instance of queue `queue` of `dev` has attached of `pool`, after its driver
@@ -1033,8 +1029,10 @@ pub unsafe fn xsk_release(
     let Some(core) = (unsafe { core_of_queue(dev, queue) }) else {
         return;
     };
-    // SAFETY: RTNL is held (safety requirement). `xsk` is only written under RTNL with the
-    // instance disabled, so reading it under RTNL does not race a write; the poll only reads.
+    // SAFETY: RTNL is held (safety requirement). `xsk` itself is only written under RTNL with
+    // the instance disabled, so reading it under RTNL does not race a write; a poll running
+    // meanwhile only changes the parking places inside the binding (its `Cell`s), which this
+    // does not read.
     let (enabled, attached) = unsafe {
         (
             *core.enabled.get(),
@@ -1044,7 +1042,7 @@ pub unsafe fn xsk_release(
     if !attached {
         return;
     }
-    crate::pr_warn!("AF_XDP pool still attached to queue {queue} at unbind: detaching it\n");
+    crate::pr_warn!("AF_XDP pool still attached to queue {queue} after its driver let go\n");
     if enabled {
         // SAFETY: `inner` is added and enabled; RTNL serialises disables. No poll runs once
         // it returns, so the binding is ours to drop; the instance is enabled again below.

@@ -151,10 +151,10 @@ impl RxMeta {
     ///
     /// # Safety
     ///
-    /// `ctx` must be the context of a running XDP program that [`Runner::run_frags_with`]
-    /// runs; the results must not be used after the program returns. The metadata is the
-    /// frame's if the program is bound to the device ([`ProgRef::dev_bound`]); otherwise it
-    /// is an earlier frame's or the default.
+    /// `ctx` must be the context of a running XDP program that [`Runner::run_frags_with`] or
+    /// [`run_xsk`] runs; the results must not be used after the program returns. The metadata
+    /// is the frame's if the program is bound to the device ([`ProgRef::dev_bound`]);
+    /// otherwise it is an earlier frame's, the default, or zeroes.
     #[inline]
     pub(crate) unsafe fn from_ctx<'a>(
         ctx: *const bindings::xdp_md,
@@ -163,7 +163,12 @@ impl RxMeta {
         // SAFETY: The context of a program `run_frags_with` runs is the `xdp` field, first in
         // a live `MetaBuff` (safety requirement, `#[repr(C)]`) whose `meta` is always
         // initialised, and whose pointer was derived from the whole `MetaBuff`; its `rxq` is
-        // our registered `RxQueue`'s info, of a live device.
+        // our registered `RxQueue`'s info, of a live device. That of a program `run_xsk` runs
+        // is the `xdp` field of an `xdp_buff_xsk` (`__aligned_largest`, allocated zeroed with
+        // the pool), whose control block, private to the driver, follows it where `MetaBuff`
+        // keeps `meta` (`run_xsk` checks the offset and size at build time) and holds the
+        // frame's metadata (written before a bound program runs) or zeroes; its `rxq` is the
+        // registered info of the binding, of a live device.
         unsafe { (&(*b).meta, (*(*b).xdp.rxq).dev) }
     }
 }
@@ -1267,9 +1272,15 @@ impl<'a> Runner<'a> {
 /// What became of a frame in an AF_XDP buffer after its XDP program ran ([`run_xsk`]).
 #[cfg(CONFIG_XDP_SOCKETS)]
 pub enum XskVerdict {
-    /// `XDP_PASS`: the frame, copied into an skb for the stack; the buffer went back to its
-    /// pool.
-    Pass(SkBuff),
+    /// `XDP_PASS`: the frame, copied into an skb for the stack (not yet through
+    /// `eth_type_trans()`); the buffer went back to its pool. `moved` if the program moved
+    /// the frame's start or end: the device's checksum verdict is not the skb's.
+    Pass {
+        /// The copy.
+        skb: SkBuff,
+        /// Whether the program moved the frame.
+        moved: bool,
+    },
     /// `XDP_TX`: the frame, copied into a page of its own, to send; the buffer went back to
     /// its pool.
     Tx(Frame),
@@ -1302,6 +1313,11 @@ pub fn run_xsk(
         assert!(core::mem::size_of::<RxMeta>() <= bindings::XSK_PRIV_MAX as usize);
     }
     let xdp = buff.as_raw();
+    // SAFETY: The queue info of a set-up buffer is its binding's, registered (`xsk::Rx`
+    // invariant), so its `dev` is the live receiving device. Read before the buffer may go.
+    let dev = unsafe { (*(*xdp).rxq).dev };
+    // SAFETY: `xdp` is ours and set up (`xsk::Buff` invariant).
+    let (start, end) = unsafe { ((*xdp).data, (*xdp).data_end) };
     if prog.dev_bound() {
         // The buffer's control block follows its `xdp_buff` where `MetaBuff` keeps the
         // metadata (checked above), which is where the metadata kfuncs look for it.
@@ -1319,8 +1335,6 @@ pub fn run_xsk(
     // softirq (`rx`); `xdp` is a set-up buffer we own, whose queue info is its binding's,
     // registered (`xsk::Rx` invariant).
     let act = unsafe { bindings::bpf_prog_run_xdp(prog.0.as_ptr(), xdp) };
-    // SAFETY: The queue info is registered, so its `dev` is the live receiving device.
-    let dev = || unsafe { (*(*xdp).rxq).dev };
     match act {
         bindings::xdp_action_XDP_DROP => return XskVerdict::Dropped(DropReason::Drop),
         bindings::xdp_action_XDP_REDIRECT => {
@@ -1336,15 +1350,26 @@ pub fn run_xsk(
                 // the buffer was copied into a new page and freed.
                 let Some(f) = NonNull::new(unsafe { bindings::xdp_convert_buff_to_frame(xdp) })
                 else {
+                    // SAFETY: As for the program. Without a frame the core only clears the
+                    // redirect target and traces the failure (`EOVERFLOW`).
+                    unsafe {
+                        bindings::xdp_do_redirect_frame(
+                            dev,
+                            xdp,
+                            core::ptr::null_mut(),
+                            prog.0.as_ptr(),
+                        )
+                    };
                     return XskVerdict::Dropped(DropReason::Redirect);
                 };
                 let _ = buff.into_raw();
                 // INVARIANT: a frame of one order-0 page it owns, the data inside it.
                 let frame = Frame(f);
                 // SAFETY: As for the program; the target is not a socket (checked above), so
-                // only the frame is used, which the target owns on success.
+                // only the frame is used (the freed buffer is not read), which the target owns
+                // on success.
                 let r = unsafe {
-                    bindings::xdp_do_redirect_frame(dev(), xdp, frame.0.as_ptr(), prog.0.as_ptr())
+                    bindings::xdp_do_redirect_frame(dev, xdp, frame.0.as_ptr(), prog.0.as_ptr())
                 };
                 if r != 0 {
                     drop(frame);
@@ -1356,7 +1381,7 @@ pub fn run_xsk(
             }
             // SAFETY: As for the program; on success the socket has the buffer, on failure
             // it is still ours.
-            let r = unsafe { bindings::xdp_do_redirect(dev(), xdp, prog.0.as_ptr()) };
+            let r = unsafe { bindings::xdp_do_redirect(dev, xdp, prog.0.as_ptr()) };
             if r == 0 {
                 rx.napi().note_redirect();
                 let _ = buff.into_raw();
@@ -1372,10 +1397,12 @@ pub fn run_xsk(
             return XskVerdict::Dropped(DropReason::Redirect);
         }
         bindings::xdp_action_XDP_PASS => {
+            // SAFETY: `xdp` is still ours.
+            let moved = unsafe { (*xdp).data != start || (*xdp).data_end != end };
             return match xsk_pass(rx, buff) {
-                Some(skb) => XskVerdict::Pass(skb),
+                Some(skb) => XskVerdict::Pass { skb, moved },
                 None => XskVerdict::Dropped(DropReason::Aborted),
-            }
+            };
         }
         bindings::xdp_action_XDP_TX => {
             // SAFETY: `xdp` is ours, registered with the AF_XDP memory model: the conversion
@@ -1390,30 +1417,24 @@ pub fn run_xsk(
         bindings::xdp_action_XDP_ABORTED => (),
         _ => {
             // SAFETY: Only reads the device and the program, both live.
-            unsafe { bindings::bpf_warn_invalid_xdp_action(dev(), prog.0.as_ptr(), act) };
+            unsafe { bindings::bpf_warn_invalid_xdp_action(dev, prog.0.as_ptr(), act) };
         }
     }
     // SAFETY: Tracing only reads the device and the program, both live.
-    unsafe { bindings::trace_xdp_exception(dev(), prog.0.as_ptr(), act) };
+    unsafe { bindings::trace_xdp_exception(dev, prog.0.as_ptr(), act) };
     XskVerdict::Dropped(DropReason::Aborted)
 }
 
-/// Copies a frame received into an AF_XDP buffer into an skb for the stack
-/// (`xdp_build_skb_from_zc()`): the buffer goes back to its pool. `None` if memory is short:
-/// the caller counts the drop.
+/// Copies a frame received into an AF_XDP buffer, with the metadata a program put in front
+/// of it, into a new skb from the NAPI cache, for the stack (not yet through
+/// `eth_type_trans()`); the buffer goes back to its pool. `None` if memory is short: the
+/// caller counts the drop.
 #[cfg(CONFIG_XDP_SOCKETS)]
 #[inline]
-pub fn xsk_pass(_rx: &RxContext<'_, '_>, buff: xsk::Buff<'_>) -> Option<SkBuff> {
-    // SAFETY: `buff` is a set-up buffer we own whose queue info is registered (`xsk::Buff`
-    // invariant); in the poll's softirq (`_rx`), where the per-CPU page pool and the NAPI skb
-    // cache may be used. On success the buffer was freed; on failure it is still ours.
-    let skb = unsafe { bindings::xdp_build_skb_from_zc(buff.as_raw()) };
-    if skb.is_null() {
-        return None;
-    }
-    let _ = buff.into_raw();
-    // SAFETY: A new skb of which we own the only reference.
-    Some(unsafe { SkBuff::from_raw(skb) })
+pub fn xsk_pass(rx: &RxContext<'_, '_>, buff: xsk::Buff<'_>) -> Option<SkBuff> {
+    let mut skb = rx.alloc_skb(buff.meta_len() + buff.len())?;
+    buff.copy_to_skb(&mut skb).ok()?;
+    Some(skb)
 }
 
 /// The XDP operations of a network device: attaching programs (`ndo_bpf`), transmitting
@@ -1451,8 +1472,10 @@ pub trait Operations: netdev::Operations {
         build_error!(VTABLE_DEFAULT_ERROR)
     }
 
-    /// An AF_XDP socket bound queue `queue` in zero-copy mode (`on`), or is letting it go
-    /// (`ndo_bpf` with `XDP_SETUP_XSK_POOL`), under RTNL, up or not, while traffic flows.
+    /// An AF_XDP socket bound queue `queue` in zero-copy mode (`frame` is then the room for a
+    /// frame in each of its pool's buffers, `xsk_pool_get_rx_frame_size()`), or is letting it
+    /// go (`None`) (`ndo_bpf` with `XDP_SETUP_XSK_POOL`), under RTNL, up or not, while
+    /// traffic flows.
     ///
     /// The abstraction has mapped the pool for DMA and recorded it with the NAPI instance of
     /// the queue before the call (an instance with that queue must exist, or the bind fails
@@ -1462,18 +1485,26 @@ pub trait Operations: netdev::Operations {
     /// asked for zero-copy).
     ///
     /// When the socket lets go, the pool is already forgotten by the instance when the driver
-    /// is called: the driver stops its device's use of the buffers and restarts the queue
-    /// without it. The call cannot fail: after it the abstraction drops whatever the
-    /// instance still has attached, disabling the instance for that if the driver left it
-    /// enabled (with a warning), and unmaps the pool.
+    /// is called: the driver must stop its device's use of the buffers (and so must a driver
+    /// that fails a bind after it attached the pool) and restart the queue without it. The
+    /// call cannot fail: after it the abstraction drops whatever the instance still has
+    /// attached, disabling the instance for that if the driver left it enabled (with a
+    /// warning), and unmaps the pool.
     #[inline]
-    fn xsk_setup(_dev: &Device<Self>, _rtnl: &mut Rtnl, _queue: u32, _on: bool) -> Result {
+    fn xsk_setup(
+        _dev: &Device<Self>,
+        _rtnl: &mut Rtnl,
+        _queue: u32,
+        _frame: Option<u32>,
+    ) -> Result {
         build_error!(VTABLE_DEFAULT_ERROR)
     }
 
     /// User space asks for queue `queue` to be serviced (`ndo_xsk_wakeup`, from `sendto()`
     /// or `poll()` on an AF_XDP socket): `rx` to receive into buffers it gave back, `tx` to
-    /// send what it queued. Process context, in an RCU read-side section.
+    /// send what it queued. Process context, in an RCU read-side section. The error goes to
+    /// `sendto()` (`poll()` ignores it). A zero-copy socket's frames are sent only by its
+    /// driver: one that cannot send them must fail `tx`, or the socket waits forever.
     #[inline]
     fn xsk_wakeup(_dev: &Device<Self>, _queue: u32, _rx: bool, _tx: bool) -> Result {
         build_error!(VTABLE_DEFAULT_ERROR)
@@ -1628,15 +1659,17 @@ impl<T: Operations> XdpNdoOps<T> {
             // SAFETY: `pool` is being bound to queue `q` of the device (safety requirement);
             // it is unmapped below on failure, or at the unbind.
             unsafe { xsk::dma_map(pool, parent) }?;
+            // SAFETY: The pool is live (being bound).
+            let frame = unsafe { bindings::xsk_pool_get_rx_frame_size(pool.as_ptr()) };
             // SAFETY: Registered, RTNL held; the pool stays bound and mapped until the unbind,
             // where `xsk_forget` and `xsk_release` run before the unmap.
             let r = unsafe { crate::net::napi::xsk_bind(raw, q, pool) }
-                .and_then(|()| T::xsk_setup(d, rtnl, q, true));
+                .and_then(|()| T::xsk_setup(d, rtnl, q, Some(frame)));
             if r.is_err() {
                 // SAFETY: As above: recorded (or not) by `xsk_bind`, still bound and mapped;
                 // the core will not send an unbind for a bind that failed.
                 unsafe {
-                    if crate::net::napi::xsk_forget(raw, q, pool) {
+                    if crate::net::napi::xsk_forget(raw, q) == Some(pool) {
                         crate::net::napi::xsk_release(raw, q, pool);
                     }
                     xsk::dma_unmap(pool);
@@ -1644,20 +1677,15 @@ impl<T: Operations> XdpNdoOps<T> {
             }
             return r;
         }
-        // The pool being unbound is still registered at the queue.
-        let Ok(q16) = u16::try_from(q) else {
-            return Ok(());
-        };
-        // SAFETY: Registered device, RTNL held.
-        let Some(pool) = NonNull::new(unsafe { bindings::xsk_get_pool_from_qid(raw, q16) }) else {
-            return Ok(());
-        };
+        // The pool being unbound is the one recorded for the queue: the core sends one unbind
+        // for each bind that succeeded, and binds one pool per queue. (Its own table of pools
+        // per queue is not asked: it only answers for the queues in use now.)
         // SAFETY: Registered, RTNL held.
-        if !unsafe { crate::net::napi::xsk_forget(raw, q, pool) } {
-            // Not one we bound in zero-copy mode: nothing to undo.
+        let Some(pool) = (unsafe { crate::net::napi::xsk_forget(raw, q) }) else {
+            // None we bound in zero-copy mode: nothing to undo.
             return Ok(());
-        }
-        let _ = T::xsk_setup(d, rtnl, q, false);
+        };
+        let _ = T::xsk_setup(d, rtnl, q, None);
         // SAFETY: Forgotten above; still bound and mapped until we return. Nothing of it is
         // attached once `xsk_release` returns, and the device was told to stop using it.
         unsafe {
@@ -1752,9 +1780,9 @@ impl<T: Operations> XdpMetaOps<T> {
         // device and in generic mode, program maps and test runs refuse bound programs, and an
         // extension of one must be bound to the same device. These ops are set only on devices
         // registered by this abstraction for `T`, whose driver gets programs only through
-        // `Operations::setup` and can run them only with `Runner::run_frags_with`,
-        // so `ctx` is the context that function set up, for the duration of the call. Only a
-        // bound program resolves these ops, so the metadata is its frame's.
+        // `Operations::setup` and can run them only with `Runner::run_frags_with` or
+        // `run_xsk`, so `ctx` is the context one of them set up, for the duration of the
+        // call. Only a bound program resolves these ops, so the metadata is its frame's.
         let (meta, dev) = unsafe { RxMeta::from_ctx(ctx) };
         // SAFETY: `dev` is the live device that received the frame (`from_ctx`); a volatile
         // read of the `u64` is `READ_ONCE(dev->features)`.

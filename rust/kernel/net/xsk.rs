@@ -15,15 +15,20 @@
 //! - [`Buff`] is a received buffer, borrowed from the binding for one poll. It goes back to
 //!   the pool when dropped; the XDP module runs programs on it and redirects it to the
 //!   socket. It is never a page of a page pool, and never the data of an skb: a frame for the
-//!   stack is copied.
+//!   stack is copied ([`Buff::copy_to_skb`]). Its bytes are user memory, which user space
+//!   may write at any time: no Rust reference is ever made to them.
 //!
 //! C header: [`include/net/xdp_sock_drv.h`](srctree/include/net/xdp_sock_drv.h).
 
-use crate::{bindings, dma::DmaAddress, error::to_result, prelude::*, types::Opaque};
+use crate::{
+    bindings, dma::DmaAddress, error::to_result, net::skb::SkBuff, prelude::*, types::Opaque,
+};
 use core::{cell::Cell, marker::PhantomData, ptr::NonNull};
 
-/// The DMA attributes of a pool's mapping: the syncs are done per buffer.
-const DMA_ATTRS: usize = bindings::DMA_ATTR_SKIP_CPU_SYNC as usize;
+/// The DMA attributes of a pool's mapping: the syncs are done per buffer, and the device
+/// may order its writes as it likes (what is read is synced first).
+const DMA_ATTRS: usize =
+    (bindings::DMA_ATTR_SKIP_CPU_SYNC | bindings::DMA_ATTR_WEAK_ORDERING) as usize;
 
 /// Maps the pages of `pool` for DMA by `dev` (`xsk_pool_dma_map()`).
 ///
@@ -139,7 +144,7 @@ impl Rx {
     }
 
     /// The room for a frame in each buffer (`xsk_pool_get_rx_frame_size()`): what the device
-    /// may be told to write, at most.
+    /// may be told to write, at most, and what [`Rx::take`] accepts.
     #[inline]
     pub fn frame_size(&self) -> u32 {
         self.frame
@@ -234,8 +239,10 @@ impl Drop for Rx {
                 unsafe { bindings::xsk_buff_free(b) };
             }
         }
-        // SAFETY: Registered (type invariant); no buffer of ours points at it any more, and
-        // the next binding of the pool points them at its own.
+        // SAFETY: Registered (type invariant). The pool's buffers still point at it, but none
+        // is in use by us any more (all given back above, and a `Buff` borrows `self`), and
+        // the pool is only used again through a new binding, which points them at its own
+        // info first.
         unsafe { bindings::xdp_rxq_info_unreg(self.rxq.get()) };
     }
 }
@@ -247,8 +254,11 @@ impl Drop for Rx {
 ///
 /// # Invariants
 ///
-/// `xdp` is a buffer of the pool of an [`Rx`] that outlives `'a`, owned by `self`, set to the
-/// length the device wrote (within the buffer's room) and synced for the CPU.
+/// `xdp` is the head (`xdp_buff_xsk`) of a buffer of the pool of an [`Rx`] that outlives
+/// `'a`, owned by `self`: set to the length the device wrote (within the buffer's room) and
+/// synced for the CPU. The bytes it describes are shared with user space, which may write
+/// them (or, with a hostile fill ring, give the same bytes to two heads): they are only ever
+/// copied by C, never referenced from Rust.
 pub struct Buff<'a> {
     xdp: NonNull<bindings::xdp_buff>,
     _rx: PhantomData<&'a Rx>,
@@ -270,14 +280,43 @@ impl Buff<'_> {
         self.len() == 0
     }
 
-    /// The frame's bytes.
+    /// The bytes in front of the frame that its XDP program put there for the stack
+    /// (`bpf_xdp_adjust_meta()`): at most 32.
     #[inline]
-    pub fn data(&self) -> &[u8] {
+    pub fn meta_len(&self) -> u32 {
         // SAFETY: `xdp` is ours and set up (type invariant).
         let x = unsafe { self.xdp.as_ref() };
-        // SAFETY: `data..data_end` is inside the buffer, synced for the CPU; nothing writes it
-        // while we hold the buffer (the device has given it back).
-        unsafe { core::slice::from_raw_parts(x.data.cast::<u8>(), self.len() as usize) }
+        // `data_meta` is at most 32 bytes before `data` in the headroom (the BPF helper checks).
+        (x.data as usize).wrapping_sub(x.data_meta as usize) as u32
+    }
+
+    /// Appends a copy of the frame, with the metadata its program put in front of it
+    /// ([`Buff::meta_len`]; then recorded as the skb's, `skb_metadata_set()`), to an empty
+    /// skb. `EMSGSIZE` if the skb is not private and linear or lacks the room, `EINVAL` if it
+    /// is not empty.
+    pub fn copy_to_skb(&self, skb: &mut SkBuff) -> Result {
+        if !skb.is_empty() {
+            return Err(EINVAL);
+        }
+        let meta = self.meta_len();
+        let total = meta + self.len();
+        skb.check_put(total)?;
+        // SAFETY: `xdp` is ours and set up (type invariant): `data_meta..data_end` lies in its
+        // buffer, synced for the CPU. `skb` is private and linear with the tailroom (checked);
+        // C copies the bytes, which no Rust reference covers.
+        unsafe {
+            bindings::skb_put_data(skb.as_raw(), self.xdp.as_ref().data_meta, total);
+        }
+        if meta > 0 {
+            // SAFETY: The skb holds `total >= meta` bytes, all in its linear part; the
+            // metadata stays in the headroom right before the data, where `skb_metadata_set`
+            // wants it. `meta` fits a `u8` (at most 32).
+            unsafe {
+                bindings::skb_pull(skb.as_raw(), meta);
+                bindings::skb_metadata_set(skb.as_raw(), meta as u8);
+            }
+        }
+        Ok(())
     }
 
     /// Gives up the buffer, for a C function that takes it over (or frees it).

@@ -65,7 +65,7 @@ fn xsk_rx(ctx: &RxContext<'_, '_>, xsk: &XskRx, prog: Option<ProgRef<'_>>) -> u3
         received += 1;
         match prog {
             Some(prog) => match xdp::run_xsk(ctx, prog, buff, RxMeta::default) {
-                XskVerdict::Pass(skb) => ctx.gro_receive(skb),
+                XskVerdict::Pass { skb, .. } => ctx.gro_receive(skb),
                 XskVerdict::Tx(frame) => drop(frame),
                 XskVerdict::Redirected | XskVerdict::Dropped(_) | XskVerdict::Full => (),
             },
