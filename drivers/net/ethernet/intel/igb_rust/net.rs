@@ -2128,10 +2128,18 @@ impl<'bound> xdp::Operations for IgbNet<'bound> {
     }
 
     //@ from xsk
-    fn xsk_setup(dev: &netdev::Device<Self>, rtnl: &mut Rtnl, queue: u32, on: bool) -> Result {
+    fn xsk_setup(
+        dev: &netdev::Device<Self>,
+        rtnl: &mut Rtnl,
+        queue: u32,
+        frame: Option<u32>,
+    ) -> Result {
         let this = dev.data();
-        // Only queues the stack uses: the core checked the socket's queue against them.
-        if on && queue >= this.active.load(Relaxed) {
+        let on = frame.is_some();
+        // Only queues the stack uses (the core checked the socket's queue against them), and
+        // buffers of at least the 1 KiB the device counts in: refused now, not at each
+        // bring-up while the socket stays bound.
+        if on && (queue >= this.active.load(Relaxed) || frame.is_some_and(|n| n < 1024)) {
             return Err(EINVAL);
         }
         // Zero-copy needs a program too; without one, the pool waits for it (`setup`).
@@ -2149,13 +2157,19 @@ impl<'bound> xdp::Operations for IgbNet<'bound> {
         this.with_rx_rebuild(dev, rtnl, |_, _| ())
     }
 
-    fn xsk_wakeup(dev: &netdev::Device<Self>, queue: u32, _rx: bool, _tx: bool) -> Result {
+    fn xsk_wakeup(dev: &netdev::Device<Self>, queue: u32, rx: bool, tx: bool) -> Result {
         if !dev.is_running() {
             return Err(ENETDOWN);
         }
         let v = dev.napi(queue as usize + 1).ok_or(EINVAL)?.data();
-        // The vector's interrupt schedules its poll, on its CPU.
-        v.hw.vector_irqs(IrqOp::Fire, v.eims);
+        if rx {
+            // The vector's interrupt schedules its poll, on its CPU.
+            v.hw.vector_irqs(IrqOp::Fire, v.eims);
+        }
+        // A zero-copy socket's frames are not sent yet: `sendto()` says so rather than wait.
+        if tx {
+            return Err(EOPNOTSUPP);
+        }
         Ok(())
     }
     //@ end

@@ -1885,7 +1885,7 @@ impl<'bound> VectorData<'bound> {
     /// to the queue (zero-copy): the attached program, if any, runs on each, and refills the
     /// ring from the pool. A frame the program passes (or every frame, while none is attached)
     /// is copied into an skb. A frame over several buffers is dropped: the device is told
-    /// they are as large as the pool's frames.
+    /// they are as large as the pool's frames (rounded down to KiB).
     #[inline(never)]
     fn clean_rx_zc(
         &self,
@@ -1900,6 +1900,7 @@ impl<'bound> VectorData<'bound> {
         let mut t = RxTotals::default();
         let mut xc = XdpCounts::default();
         let mut passed = RxTotals::default();
+        let mut full_socket = false;
         while t.done < budget {
             let i = rx.next_to_clean;
             if i == rx.next_to_use {
@@ -1937,7 +1938,7 @@ impl<'bound> VectorData<'bound> {
             let verdict = match prog {
                 Some(p) => xdp::run_xsk(ctx, p, buff, || rx_meta(lo, hi)),
                 None => match xdp::xsk_pass(ctx, buff) {
-                    Some(skb) => XskVerdict::Pass(skb),
+                    Some(skb) => XskVerdict::Pass { skb, moved: false },
                     None => {
                         self.stats.rx_alloc_failed.add(1, Relaxed);
                         continue;
@@ -1945,10 +1946,9 @@ impl<'bound> VectorData<'bound> {
                 },
             };
             match verdict {
-                XskVerdict::Pass(mut skb) => {
-                    // Already through `eth_type_trans()`, with its queue recorded.
-                    self.apply_offloads(&mut skb, hi, lo, true, offloads, &mut passed, dev);
-                    ctx.gro_receive(skb);
+                // Counted above: `passed` keeps what `deliver` counts again.
+                XskVerdict::Pass { skb, moved } => {
+                    self.deliver(skb, hi, lo, !moved, offloads, &mut passed, dev, ctx);
                 }
                 XskVerdict::Tx(frame) => {
                     self.xdp_tx(dev, rx.queue, frame, ctx.napi());
@@ -1958,8 +1958,9 @@ impl<'bound> VectorData<'bound> {
                 XskVerdict::Dropped(DropReason::Drop) => xc.drop += 1,
                 XskVerdict::Dropped(_) => xc.aborted += 1,
                 XskVerdict::Full => {
-                    // The socket's ring is full: let user space catch up.
+                    // The socket's ring is full: user space catches up, then wakes the queue.
                     xc.aborted += 1;
+                    full_socket = true;
                     break;
                 }
             }
@@ -1973,15 +1974,15 @@ impl<'bound> VectorData<'bound> {
             self.stats.xdp_aborted.add(xc.aborted, Relaxed);
         }
         let full = rx.refill_zc(xsk, &self.hw.bar);
-        // Out of buffers with nothing posted: user space must give some back and wake the
-        // queue (`sendto()` or `poll()`) if it asked to be told; otherwise keep polling.
-        let starved = !full && rx.unused() == rx.size - 1;
-        xsk.need_wakeup(!full);
+        // Short of buffers, or the socket's ring full: user space must catch up and wake the
+        // queue (`recvfrom()` or `poll()`) if it asked to be told; otherwise keep polling.
+        let wait = !full || full_socket;
+        xsk.need_wakeup(wait);
         self.stats.rx_packets.add(u64::from(t.done), Relaxed);
         self.stats.rx_bytes.add(t.bytes, Relaxed);
-        self.stats.rx_errors.add(t.errors, Relaxed);
+        self.stats.rx_errors.add(t.errors + passed.errors, Relaxed);
         self.stats.rx_csum_good.add(passed.csum_good, Relaxed);
-        if starved && !xsk.uses_need_wakeup() {
+        if wait && !xsk.uses_need_wakeup() {
             budget
         } else {
             t.done
@@ -2037,30 +2038,6 @@ impl<'bound> VectorData<'bound> {
         ctx: &RxContext<'_, '_>,
     ) {
         t.bytes += u64::from(skb.len());
-        self.apply_offloads(&mut skb, hi, lo, csum_valid, offloads, t, dev);
-        if skb.eth_type_trans(dev).is_err() {
-            t.errors += 1;
-            return;
-        }
-        ctx.gro_receive(skb);
-        t.done += 1;
-    }
-
-    /// Gives the skb of a whole frame what the device wrote in the frame's last descriptor
-    /// (`hi`, `lo`): its checksum verdict (if `csum_valid`), RSS hash, VLAN tag, timestamp,
-    /// and the queue it came in on.
-    #[allow(clippy::too_many_arguments)]
-    #[inline(always)]
-    fn apply_offloads(
-        &self,
-        skb: &mut SkBuff,
-        hi: u64,
-        lo: u64,
-        csum_valid: bool,
-        offloads: RxOffloads,
-        t: &mut RxTotals,
-        dev: &netdev::Device<IgbNet<'_>>,
-    ) {
         if offloads.csum
             && csum_valid
             && hi & (RXD_STAT_L4CS | RXD_STAT_UDPCS) != 0
@@ -2085,13 +2062,18 @@ impl<'bound> VectorData<'bound> {
         //@ from ptp
         if hi & RXD_STAT_TS != 0 {
             let this = dev.data();
-            this.phc.rx_stamp(&this.hw.bar, skb);
+            this.phc.rx_stamp(&this.hw.bar, &mut skb);
         }
         //@ end
-        //@ until ptp: let _ = dev;
         if let Some(q) = offloads.queue {
             skb.record_rx_queue(q);
         }
+        if skb.eth_type_trans(dev).is_err() {
+            t.errors += 1;
+            return;
+        }
+        ctx.gro_receive(skb);
+        t.done += 1;
     }
     //@ end
 }
