@@ -13,8 +13,10 @@
 #   2-igb_rust/: the driver in steps (tools/igb_rust/steps.py: probe and
 #     reset, with the Kconfig entry and Makefile line of patches/0010, the
 #     in-tree build that scripts/build.sh also builds; then PHY and link,
-#     the data path, ethtool, XDP, power management, statistics), each of
-#     which builds, and the documentation.
+#     the data path, ethtool, XDP, power management, statistics, PTP,
+#     AF_XDP zero-copy), each of which builds, and the documentation: the
+#     overview of the abstractions (the first series has as many patches as
+#     netdev takes) and the driver's.
 #
 # Each patch that adds files adds them to a MAINTAINERS entry of the series
 # (tools/igb_rust/maintainers.py).
@@ -71,8 +73,8 @@ esac
 # files (patches/files); entries quoted together make one patch, with the
 # subject and body of the first. The first series: bindings and helpers, streaming
 # DMA, the page_pool change, the PCI and inlining changes, PTP clocks, then one
-# networking module per patch from the bottom up (skb; page_pool; rtnl and
-# napi; netdev with ethtool; xdp; the TX ring with its slot mappings; dim;
+# networking module per patch from the bottom up (skb; page_pool; xsk; rtnl
+# and napi; netdev with ethtool; xdp; the TX ring with its slot mappings; dim;
 # the PCI glue). The second: the driver, step by step (then the documentation). An entry
 # without a diff (patches/0015, 0017) only adds its files.
 SERIES1=("0001 0002" 0004 0005 0006 0007 0018 0011 0012 0019 0013 0014 0008 "0015 0016" 0009 0017)
@@ -188,12 +190,6 @@ step() {	# step NUMBER...: the patches/ entries NUMBER... and their files, as on
 	commit "$(subject_of "$first")" "$(body_of "$first")"
 }
 for n in "${SERIES1[@]}"; do step $n; done
-copy_files Documentation/rust/net-abstractions.rst
-maint "$NET_RUST" Documentation/rust/net-abstractions.rst
-commit "Documentation: rust: describe the networking abstractions" \
-"An overview of the Rust networking modules of this series, from the
-bottom up: what each wraps, which rule of the C API its types enforce,
-and which module builds on which."
 mid=$(git -C "$WORK" rev-parse HEAD)
 for n in "${SERIES2[@]}"; do step $n; done
 # The driver's later steps: what each adds (tools/igb_rust/steps.py).
@@ -205,6 +201,15 @@ done
 missing=$(cd "$REPO" && git ls-files -co --exclude-standard rust drivers |
 	while read -r f; do [ -f "$WORK/$f" ] || echo "$f"; done)
 [ -z "$missing" ] || die "patches/files does not place: $missing"
+
+# The overview of the abstractions comes with their first user: netdev takes
+# at most 15 patches in one series, and the first has as many modules.
+copy_files Documentation/rust/net-abstractions.rst
+maint "$NET_RUST" Documentation/rust/net-abstractions.rst
+commit "Documentation: rust: describe the networking abstractions" \
+"An overview of the Rust networking modules of the first series, from
+the bottom up: what each wraps, which rule of the C API its types
+enforce, and which module builds on which."
 
 copy_files Documentation
 maint "$IGB_RUST" Documentation/networking/device_drivers/ethernet/intel/igb_rust.rst
