@@ -64,9 +64,10 @@ xsk_result() {
 }
 xsk_stop() { kill $XSK_PID 2>/dev/null; wait $XSK_PID 2>/dev/null; }
 redirects() { ethtool_stat 'rx[0-9]+_xdp_redirect'; }
-pings() {
-	ip netns exec $NS ping -c "$1" -i 0.02 -s 1000 -p a55a $DUT_IP 2>&1 |
-		grep -q " $1 received"
+pings() {	# pings COUNT: every reply back, its payload intact
+	local out
+	out=$(ip netns exec $NS ping -c "$1" -i 0.02 -s 1000 -p a55a $DUT_IP 2>&1)
+	echo "$out" | grep -q " $1 received" && ! echo "$out" | grep -q "wrong data"
 }
 
 # Page-pool buffers the rings took: a queue in zero-copy mode takes none, the
