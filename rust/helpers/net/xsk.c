@@ -38,6 +38,19 @@ rust_helper_xsk_pool_get_rx_frame_size(struct xsk_buff_pool *pool)
 	return xsk_pool_get_rx_frame_size(pool);
 }
 
+__rust_helper dma_addr_t
+rust_helper_xsk_buff_raw_get_dma(struct xsk_buff_pool *pool, u64 addr)
+{
+	return xsk_buff_raw_get_dma(pool, addr);
+}
+
+__rust_helper void
+rust_helper_xsk_buff_raw_dma_sync_for_device(struct xsk_buff_pool *pool,
+					     dma_addr_t dma, size_t size)
+{
+	xsk_buff_raw_dma_sync_for_device(pool, dma, size);
+}
+
 __rust_helper struct bpf_redirect_info *rust_helper_bpf_net_ctx_get_ri(void)
 {
 	return bpf_net_ctx_get_ri();

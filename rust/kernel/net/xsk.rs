@@ -8,10 +8,13 @@
 //! module keeps the borrow in the instance of the queue: a driver never holds the pool
 //! itself, so it cannot keep it past the unbind.
 //!
-//! - [`Rx`] is the receive side of the binding: the queue's `xdp_rxq_info` with the pool as
-//!   its memory model, and one parking place per descriptor of the driver's ring, where the
-//!   buffers the device owns wait. The binding owns what is parked and gives it back to the
-//!   pool when it goes, so no buffer can outlive its pool.
+//! - [`Rx`] is the binding, named for its receive side: the queue's `xdp_rxq_info` with the
+//!   pool as its memory model, and one parking place per descriptor of the driver's ring,
+//!   where the buffers the device owns wait. The binding owns what is parked and gives it
+//!   back to the pool when it goes, so no buffer can outlive its pool. Its transmit side
+//!   takes the frames the socket queued ([`Rx::tx_take`]) and counts them until the driver
+//!   reports them sent ([`Rx::tx_completed`]); the ones never reported are completed when
+//!   the binding goes, so the socket gets every buffer back.
 //! - [`Buff`] is a received buffer, borrowed from the binding for one poll. It goes back to
 //!   the pool when dropped; the XDP module runs programs on it and redirects it to the
 //!   socket. It is never a page of a page pool, and never the data of an skb: a frame for the
@@ -62,17 +65,21 @@ pub unsafe fn dma_unmap(pool: NonNull<bindings::xsk_buff_pool>) {
 ///
 /// # Invariants
 ///
-/// - `pool` is bound to queue `queue` of `dev` in zero-copy mode and mapped for DMA by the
+/// - `rxq` is registered for a device and one of its RX queues with the memory model
+///   `MEM_TYPE_XSK_BUFF_POOL`, and is the `xdp_rxq_info` of every buffer of `pool`
+///   (`xsk_pool_set_rxq_info()`).
+/// - `pool` is bound to that queue of that device in zero-copy mode and mapped for DMA by the
 ///   device's parent, for as long as `self` lives.
-/// - `rxq` is registered for `dev` and `queue` with the memory model `MEM_TYPE_XSK_BUFF_POOL`,
-///   and is the `xdp_rxq_info` of every buffer of `pool` (`xsk_pool_set_rxq_info()`).
 /// - Each non-null entry of `parked` is a buffer allocated from `pool` that `self` owns.
 /// - `frame` is the pool's receive frame size: the room of every buffer after its headroom.
+/// - `tx_out` counts the frames taken from the socket's transmit ring, whose place in the
+///   completion ring is reserved, and not completed yet.
 pub struct Rx {
     pool: NonNull<bindings::xsk_buff_pool>,
     rxq: KBox<Opaque<bindings::xdp_rxq_info>>,
     parked: KVec<Cell<*mut bindings::xdp_buff>>,
     frame: u32,
+    tx_out: Cell<u32>,
 }
 
 // SAFETY: The binding may be made and dropped on any thread; its poll, the only user meanwhile,
@@ -127,6 +134,7 @@ impl Rx {
             rxq,
             parked,
             frame,
+            tx_out: Cell::new(0),
         })
     }
 
@@ -230,8 +238,84 @@ impl Rx {
     }
 }
 
+impl Rx {
+    /// Takes up to `max` frames the socket queued for sending (`xsk_tx_peek_desc()`), each
+    /// synced for the device, and hands `f` where the device is to read each and its length
+    /// (at least 1 byte, and inside one chunk of the pool's mapping: the core checked the
+    /// descriptor). `f` must give each to the device; the driver then reports them sent, in
+    /// the order taken, with [`Rx::tx_completed`]. Returns how many were taken.
+    #[inline]
+    pub fn tx_take(&self, max: u32, mut f: impl FnMut(DmaAddress, u32)) -> u32 {
+        let mut n = 0;
+        let mut desc = bindings::xdp_desc::default();
+        while n < max {
+            // SAFETY: `pool` is bound (type invariant); its transmit rings have one consumer,
+            // this binding, used by one context at a time (`Rx` is not `Sync`).
+            if !unsafe { bindings::xsk_tx_peek_desc(self.pool.as_ptr(), &mut desc) } {
+                break;
+            }
+            // SAFETY: `pool` is bound and mapped (type invariant); the core checked that the
+            // descriptor lies inside one chunk of it.
+            let dma = unsafe { bindings::xsk_buff_raw_get_dma(self.pool.as_ptr(), desc.addr) };
+            // SAFETY: As above: the range is inside the mapping.
+            unsafe {
+                bindings::xsk_buff_raw_dma_sync_for_device(
+                    self.pool.as_ptr(),
+                    dma,
+                    desc.len as usize,
+                )
+            };
+            f(dma, desc.len);
+            n += 1;
+        }
+        if n > 0 {
+            // SAFETY: `pool` is bound; publishes what the peeks consumed.
+            unsafe { bindings::xsk_tx_release(self.pool.as_ptr()) };
+            // INVARIANT: `n` more taken, each with its place reserved in the completion ring.
+            // (At most the completion ring's size are outstanding: no wrap.)
+            self.tx_out.set(self.tx_out.get().wrapping_add(n));
+        }
+        n
+    }
+
+    /// Reports `n` of the frames taken with [`Rx::tx_take`] sent, the oldest first
+    /// (`xsk_tx_completed()`): their buffers go back to the socket. More than are
+    /// outstanding counts as all of them.
+    #[inline]
+    pub fn tx_completed(&self, n: u32) {
+        let n = n.min(self.tx_out.get());
+        if n > 0 {
+            // INVARIANT: `n` fewer outstanding.
+            self.tx_out.set(self.tx_out.get() - n);
+            // SAFETY: `pool` is bound (type invariant); `n` places of its completion ring
+            // were reserved by the peeks of frames not completed yet.
+            unsafe { bindings::xsk_tx_completed(self.pool.as_ptr(), n) };
+        }
+    }
+
+    /// Asks user space to wake the queue up to send (`sendto()`), or stops asking; only for
+    /// sockets that asked for the protocol (`XDP_USE_NEED_WAKEUP`).
+    #[inline]
+    pub fn tx_need_wakeup(&self, on: bool) {
+        if !self.uses_need_wakeup() {
+            return;
+        }
+        // SAFETY: `pool` is bound (type invariant).
+        unsafe {
+            if on {
+                bindings::xsk_set_tx_need_wakeup(self.pool.as_ptr());
+            } else {
+                bindings::xsk_clear_tx_need_wakeup(self.pool.as_ptr());
+            }
+        }
+    }
+}
+
 impl Drop for Rx {
     fn drop(&mut self) {
+        // What the device was given and never reported sent: the driver stopped it, and the
+        // socket gets those buffers back.
+        self.tx_completed(u32::MAX);
         for p in self.parked.iter() {
             let b = p.replace(core::ptr::null_mut());
             if !b.is_null() {
@@ -271,7 +355,7 @@ impl Buff<'_> {
         // SAFETY: `xdp` is ours and set up (type invariant).
         let x = unsafe { self.xdp.as_ref() };
         // Within one buffer: `data_end` is after `data`, at most `frame` bytes on.
-        (x.data_end as usize - x.data as usize) as u32
+        (x.data_end as usize).wrapping_sub(x.data as usize) as u32
     }
 
     /// Whether the frame is empty.
