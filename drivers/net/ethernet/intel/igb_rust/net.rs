@@ -2161,14 +2161,14 @@ impl<'bound> xdp::Operations for IgbNet<'bound> {
         if !dev.is_running() {
             return Err(ENETDOWN);
         }
-        let v = dev.napi(queue as usize + 1).ok_or(EINVAL)?.data();
-        if rx {
-            // The vector's interrupt schedules its poll, on its CPU.
-            v.hw.vector_irqs(IrqOp::Fire, v.eims);
+        // Zero-copy only with a program (`xsk_setup`): without, nothing would send.
+        if !dev.data().xdp_prog.is_set() {
+            return Err(ENXIO);
         }
-        // A zero-copy socket's frames are not sent yet: `sendto()` says so rather than wait.
-        if tx {
-            return Err(EOPNOTSUPP);
+        let v = dev.napi(queue as usize + 1).ok_or(EINVAL)?.data();
+        // The vector's interrupt schedules its poll, on its CPU, which receives and sends.
+        if rx || tx {
+            v.hw.vector_irqs(IrqOp::Fire, v.eims);
         }
         Ok(())
     }

@@ -55,6 +55,7 @@ use crate::{
     net::{throttle, FRAME_OVERHEAD, MAX_MTU},
 };
 //@ end
+use kernel::dma::DmaAddress; //@ xsk
 use kernel::net::xdp::{DropReason, Frame}; //@ xdp
 use kernel::net::{napi::XskRx, xdp::XskVerdict}; //@ xsk
 
@@ -577,6 +578,11 @@ pub(crate) struct VectorData<'bound> {
     /// Interrupts of vector 0 (link and other causes) handled: the self-test's witness.
     pub(crate) irqs: Atomic<u32>,
     //@ end
+    //@ from xsk
+    /// Frames of the queue's AF_XDP socket the TX clean of this poll found sent, for the
+    /// socket's completion ring (only the poll uses it).
+    xsk_sent: Atomic<u32>,
+    //@ end
 }
 
 //@ from datapath
@@ -631,6 +637,11 @@ pub(crate) struct TxSlot<'bound> {
     descs: u16,
     /// Packets and bytes the frame puts on the wire (several packets with TSO).
     wire: Wire,
+    //@ from xsk
+    /// A frame of the queue's AF_XDP socket, in the socket's mapped buffers (`frame` is then
+    /// empty): counted for the socket's completion ring once sent.
+    xsk: bool,
+    //@ end
 }
 
 /// Packets (low 32 bits) and bytes (high 32 bits) sent, in one word: a clean sums both of a
@@ -681,6 +692,7 @@ pub(crate) fn tx_ring<'bound>(
             last: 0,
             descs: 0,
             wire: Wire::default(),
+            xsk: false, //@ xsk
         },
         GFP_KERNEL | __GFP_NOWARN,
     )
@@ -692,6 +704,10 @@ pub(crate) fn drain_tx(tx: &mut TxClean<'_>) {
     let mut pending = tx.pending_slots();
     while let Some(slot) = pending.first_mut() {
         drop(slot.frame.take());
+        //@ from xsk
+        // The socket's frames are completed when its binding goes.
+        slot.xsk = false;
+        //@ end
         pending.release(1);
     }
 }
@@ -770,6 +786,38 @@ impl<'bound> TxQueueData<'bound> {
             return Err(Refused::Dropped);
         }
         Ok(())
+    }
+    //@ end
+
+    //@ from xsk
+    /// Queues a frame of the queue's AF_XDP socket, `len` bytes at `addr` in the socket's
+    /// mapped buffers, in one data descriptor; the caller rings the doorbell. `false` if the
+    /// device does not read the ring or it has no free descriptor.
+    fn push_xsk(&mut self, addr: DmaAddress, len: u32) -> bool {
+        let ring = match self.ring.as_mut() {
+            Some(r) if self.live => r,
+            _ => return false,
+        };
+        let mut free = ring.free_slots();
+        let (i, desc) = (free.head(), free.shared());
+        let Some(slot) = free.first_mut() else {
+            return false;
+        };
+        let olinfo = u64::from(len) << TXD_PAYLEN_SHIFT;
+        let cmd = u64::from(len) | TXD_DATA | TXD_CMD_EOP | TXD_CMD_RS;
+        desc.write(i as usize, addr, cmd | (olinfo << 32));
+        // Below the ring's size.
+        slot.last = i as u16;
+        slot.descs = 1;
+        slot.wire = Wire::new(1, len);
+        slot.xsk = true;
+        if !free.publish(1) {
+            if let Some(slot) = free.first_mut() {
+                slot.xsk = false;
+            }
+            return false;
+        }
+        true
     }
     //@ end
 }
@@ -1183,11 +1231,17 @@ impl<'bound> Poll for VectorData<'bound> {
                         xsk: Some(xsk),
                         ..
                     }) => {
+                        // What the TX clean above found sent.
+                        xsk.tx_completed(self.xsk_sent.xchg(0, Relaxed));
+                        let budget = rx_ctx.budget();
                         let done = self.clean_rx_zc(ring, xsk, dev, &rx_ctx);
-                        if done < rx_ctx.budget() {
+                        let sent = self.xsk_xmit(dev, q, xsk, rx_ctx.napi(), budget);
+                        if done < budget && sent < budget {
                             self.moderate(ring, dev, q);
+                            done
+                        } else {
+                            budget
                         }
-                        done
                     }
                     //@ end
                     Some(Rx {
@@ -1282,6 +1336,7 @@ impl<'bound> VectorData<'bound> {
             //@ end
             causes: Atomic::new(0),
             irqs: Atomic::new(0), //@ ethtool
+            xsk_sent: Atomic::new(0), //@ xsk
         }? Error))
     }
 
@@ -1488,6 +1543,7 @@ impl<'bound> VectorData<'bound> {
         let mut sent = Wire::default();
         // XDP frames: sent, but never counted in the byte queue limits.
         let mut xdp_sent = Wire::default();
+        let mut xsk_sent = 0u32; //@ xsk
         let mut pending = tx.pending_slots();
         let (size, desc, len) = (pending.size(), pending.shared(), pending.len());
         // Slots of the frames freed so far, given back together at the end: the oldest frame
@@ -1496,7 +1552,10 @@ impl<'bound> VectorData<'bound> {
         while let Some(slot) = pending.slot_mut(done) {
             // Not a frame: the ring's invariant is broken. Stop rather than follow a stale
             // `last`; the watchdog sees the ring hang and resets it.
-            if slot.frame.is_empty() {
+            //@ until xsk: if slot.frame.is_empty() {
+            //@ from xsk
+            if slot.frame.is_empty() && !slot.xsk {
+                //@ end
                 break;
             }
             // The device reports a frame done on its last descriptor (the one with RS).
@@ -1524,7 +1583,15 @@ impl<'bound> VectorData<'bound> {
                     xdp_sent.add(slot.wire);
                     drop(f);
                 }
-                None => (),
+                //@ until xsk: None => (),
+                //@ from xsk
+                // A frame of the AF_XDP socket (netpoll stopped before it): its buffer goes
+                // back to the socket through the completion ring, in this poll.
+                None => {
+                    xdp_sent.add(slot.wire);
+                    slot.xsk = false;
+                    xsk_sent += 1;
+                } //@ end
             }
             done = next;
         }
@@ -1533,6 +1600,11 @@ impl<'bound> VectorData<'bound> {
         if done != 0 {
             pending.release(done);
         }
+        //@ from xsk
+        if xsk_sent != 0 {
+            self.xsk_sent.add(xsk_sent, Relaxed);
+        }
+        //@ end
         let (pkts, bytes) = (sent.pkts(), sent.bytes());
         let (xpkts, xbytes) = (xdp_sent.pkts(), xdp_sent.bytes());
         if pkts > 0 {
@@ -1881,6 +1953,38 @@ impl<'bound> VectorData<'bound> {
     }
 
     //@ from xsk
+    /// Sends up to `max` frames the queue's AF_XDP socket queued, as many as TX queue `q`'s
+    /// ring has room for, and tells the device. Returns how many.
+    fn xsk_xmit(
+        &self,
+        dev: &netdev::Device<IgbNet<'_>>,
+        q: u16,
+        xsk: &XskRx,
+        ctx: &NapiContext<'_>,
+        max: u32,
+    ) -> u32 {
+        let Some(mut g) = dev.lock_tx(u32::from(q), ctx) else {
+            return 0;
+        };
+        let live = g.live;
+        let room = match g.ring.as_mut() {
+            Some(r) if live => r.free_slots().len(),
+            _ => 0,
+        };
+        // Each frame taken has its descriptor: the room was counted under the lock.
+        let n = xsk.tx_take(room.min(max), |addr, len| {
+            let _ = g.push_xsk(addr, len);
+        });
+        if n > 0 {
+            // The queue sends: the stack's TX watchdog must not take it for stuck.
+            g.trans_update();
+            g.ring_doorbell(&self.hw.bar, q);
+        }
+        // The socket wakes the queue when it queues more (`sendto()`).
+        xsk.tx_need_wakeup(true);
+        n
+    }
+
     /// Receives up to the budget of frames into the buffers of the AF_XDP pool `xsk` attached
     /// to the queue (zero-copy): the attached program, if any, runs on each, and refills the
     /// ring from the pool. A frame the program passes (or every frame, while none is attached)
