@@ -93,17 +93,19 @@ increment (TIMINCA), read by the clock's worker every 9 minutes, well
 before the counter wraps, and its increment programmed again when a
 MAC reset cleared it. ethtool -T reports the clock and the software
 TX timestamps."""),
-    ("xsk", "igb_rust: add AF_XDP zero-copy receive",
+    ("xsk", "igb_rust: add AF_XDP zero-copy",
      """A queue an AF_XDP socket binds in zero-copy mode receives into the
-socket's buffers while an XDP program is attached (as C igb does):
-the ring is rebuilt from the pool when the socket binds, when a
-program comes or goes, and on ethtool -G, with the device told the
-pool's frame size; the program's redirect hands the buffer to the
-socket without a copy, a frame it passes is copied into an skb, one
-it sends with XDP_TX is copied into a page of its own. The ring waits
-for buffers user space gives back (need_wakeup), and ndo_xsk_wakeup
-fires the queue's interrupt. Frames over several buffers are dropped
-in zero-copy mode."""),
+socket's buffers and sends from them while an XDP program is attached
+(as C igb does): the ring is rebuilt from the pool when the socket
+binds, when a program comes or goes, and on ethtool -G, with the
+device told the pool's frame size; the program's redirect hands the
+buffer to the socket without a copy, a frame it passes is copied into
+an skb, one it sends with XDP_TX is copied into a page of its own. The
+poll sends what the socket queued, one data descriptor per frame on
+the queue's TX ring, and completes each once the device reports it
+sent. The ring waits for buffers user space gives back (need_wakeup),
+and ndo_xsk_wakeup fires the queue's interrupt. Frames over several
+buffers are dropped in zero-copy mode."""),
 ]
 NAMES = [s[0] for s in STEPS]
 

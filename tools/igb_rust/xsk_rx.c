@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * An AF_XDP receiver for the igb_rust tests: binds a socket to one queue of
- * an interface (zero-copy or copy mode), puts it into an XSKMAP, and counts
- * the UDP datagrams to port 4448 it receives, checking each one's payload:
- * a 32-bit sequence number, then bytes that follow from it. Uses the raw
+ * An AF_XDP receiver and sender for the igb_rust tests: binds a socket to one
+ * queue of an interface (zero-copy or copy mode), puts it into an XSKMAP,
+ * and counts the UDP datagrams to port 4448 it receives, checking each one's
+ * payload: a 32-bit sequence number, then bytes that follow from it. With
+ * "send", it sends COUNT such datagrams of 600 bytes to port 4449 instead
+ * (MAP_ID 0: no map), and counts those the kernel completes. Uses the raw
  * socket API only (no libxdp).
  *
- *   xsk_rx IFINDEX QUEUE MAP_ID zc|copy COUNT SECONDS
+ *   xsk_rx IFINDEX QUEUE MAP_ID zc|copy COUNT SECONDS [send SRCMAC DSTMAC SRCIP DSTIP]
+ *
+ * In send mode the last line is "sent N completed C".
  *
  * Prints "ready" once bound (and flushes), then, after COUNT datagrams or
  * SECONDS, one line: "received N bad B dup D" (distinct sequence numbers
@@ -15,6 +19,7 @@
  * other error.
  */
 #include <arpa/inet.h>
+#include <netinet/in.h>
 #include <errno.h>
 #include <linux/bpf.h>
 #include <linux/if_ether.h>
@@ -70,6 +75,56 @@ static void map_ring(int fd, struct xdp_ring_offset *off, size_t desc_size,
 	r->descs = p + off->desc;
 }
 
+static unsigned short ip_csum(const unsigned char *p, int len)
+{
+	unsigned long sum = 0;
+	int i;
+
+	for (i = 0; i < len; i += 2)
+		sum += (p[i] << 8) | p[i + 1];
+	while (sum >> 16)
+		sum = (sum & 0xffff) + (sum >> 16);
+	return ~sum & 0xffff;
+}
+
+/* A datagram of PLEN payload bytes to port 4449, numbered SEQ, at F. */
+static uint32_t build(unsigned char *f, const unsigned char *src, const unsigned char *dst,
+		      struct in_addr sip, struct in_addr dip, uint32_t seq, uint32_t plen)
+{
+	struct iphdr *ip = (void *)(f + sizeof(struct ethhdr));
+	struct udphdr *udp = (void *)(ip + 1);
+	unsigned char *pl = (unsigned char *)(udp + 1);
+	uint32_t j, nseq = htonl(seq);
+
+	memcpy(f, dst, 6);
+	memcpy(f + 6, src, 6);
+	f[12] = 0x08;
+	f[13] = 0x00;
+	memset(ip, 0, sizeof(*ip));
+	ip->version = 4;
+	ip->ihl = 5;
+	ip->tot_len = htons(sizeof(*ip) + sizeof(*udp) + plen);
+	ip->ttl = 64;
+	ip->protocol = 17;
+	ip->saddr = sip.s_addr;
+	ip->daddr = dip.s_addr;
+	ip->check = htons(ip_csum((unsigned char *)ip, sizeof(*ip)));
+	udp->source = htons(4449);
+	udp->dest = htons(4449);
+	udp->len = htons(sizeof(*udp) + plen);
+	udp->check = 0;
+	memcpy(pl, &nseq, 4);
+	for (j = 4; j < plen; j++)
+		pl[j] = (unsigned char)(seq * 7 + j);
+	return sizeof(struct ethhdr) + sizeof(*ip) + sizeof(*udp) + plen;
+}
+
+static int parse_mac(const char *s, unsigned char *m)
+{
+	return sscanf(s, "%hhx:%hhx:%hhx:%hhx:%hhx:%hhx",
+		      &m[0], &m[1], &m[2], &m[3], &m[4], &m[5]) == 6;
+}
+
 static double now(void)
 {
 	struct timespec ts;
@@ -85,7 +140,10 @@ int main(int argc, char **argv)
 	struct xdp_mmap_offsets off;
 	socklen_t optlen = sizeof(off);
 	unsigned long received = 0, bad = 0, dup = 0;
-	struct ring fill, rx;
+	struct ring fill, rx, tx, cq;
+	unsigned char smac[6], dmac[6];
+	struct in_addr sip, dip;
+	int send_mode = 0;
 	union bpf_attr attr;
 	uint32_t key, value;
 	int ring = RING, fd, map;
@@ -95,8 +153,17 @@ int main(int argc, char **argv)
 	char *umem;
 	uint32_t i;
 
-	if (argc != 7) {
-		fprintf(stderr, "usage: %s IFINDEX QUEUE MAP_ID zc|copy COUNT SECONDS\n", argv[0]);
+	if (argc == 12 && !strcmp(argv[7], "send")) {
+		send_mode = 1;
+		if (!parse_mac(argv[8], smac) || !parse_mac(argv[9], dmac) ||
+		    inet_pton(AF_INET, argv[10], &sip) != 1 ||
+		    inet_pton(AF_INET, argv[11], &dip) != 1) {
+			fprintf(stderr, "bad addresses\n");
+			return 1;
+		}
+	} else if (argc != 7) {
+		fprintf(stderr, "usage: %s IFINDEX QUEUE MAP_ID zc|copy COUNT SECONDS"
+			" [send SRCMAC DSTMAC SRCIP DSTIP]\n", argv[0]);
 		return 1;
 	}
 	count = strtoul(argv[5], NULL, 0);
@@ -118,12 +185,17 @@ int main(int argc, char **argv)
 	    setsockopt(fd, SOL_XDP, XDP_UMEM_FILL_RING, &ring, sizeof(ring)) ||
 	    setsockopt(fd, SOL_XDP, XDP_UMEM_COMPLETION_RING, &ring, sizeof(ring)) ||
 	    setsockopt(fd, SOL_XDP, XDP_RX_RING, &ring, sizeof(ring)) ||
+	    (send_mode && setsockopt(fd, SOL_XDP, XDP_TX_RING, &ring, sizeof(ring))) ||
 	    getsockopt(fd, SOL_XDP, XDP_MMAP_OFFSETS, &off, &optlen)) {
 		perror("setsockopt");
 		return 1;
 	}
 	map_ring(fd, &off.fr, sizeof(uint64_t), XDP_UMEM_PGOFF_FILL_RING, &fill);
 	map_ring(fd, &off.rx, sizeof(struct xdp_desc), XDP_PGOFF_RX_RING, &rx);
+	if (send_mode) {
+		map_ring(fd, &off.tx, sizeof(struct xdp_desc), XDP_PGOFF_TX_RING, &tx);
+		map_ring(fd, &off.cr, sizeof(uint64_t), XDP_UMEM_PGOFF_COMPLETION_RING, &cq);
+	}
 	/* Half the frames wait in the fill ring, the others come back from rx. */
 	for (i = 0; i < RING; i++)
 		((uint64_t *)fill.descs)[i] = (uint64_t)i * CHUNK;
@@ -137,6 +209,48 @@ int main(int argc, char **argv)
 	if (bind(fd, (struct sockaddr *)&sxdp, sizeof(sxdp))) {
 		printf("bind: %s\n", strerror(errno));
 		return 2;
+	}
+	if (send_mode) {
+		uint32_t next = 0, completed = 0, out = 0;
+
+		printf("ready\n");
+		fflush(stdout);
+		count = count < MAX_SEQ ? count : MAX_SEQ;
+		end = now() + atof(argv[6]);
+		/* Frames RING..2*RING-1 carry what is sent, one per sequence number
+		 * modulo RING: a chunk is written again only after it completed. */
+		while (completed < count && now() < end) {
+			uint32_t cprod = __atomic_load_n(cq.producer, __ATOMIC_ACQUIRE);
+			uint32_t ccons = *cq.consumer;
+			uint32_t tprod = *tx.producer;
+			uint32_t tcons = __atomic_load_n(tx.consumer, __ATOMIC_ACQUIRE);
+
+			completed += cprod - ccons;
+			out -= cprod - ccons;
+			__atomic_store_n(cq.consumer, cprod, __ATOMIC_RELEASE);
+			/* At most 32 in flight: the peer (C igb under TCG) drains
+			 * its ring slower than a burst fills it. */
+			while (next < count && out < 32 && tprod - tcons < RING) {
+				uint64_t addr = (uint64_t)(RING + next % RING) * CHUNK;
+				struct xdp_desc *d = &((struct xdp_desc *)tx.descs)[tprod & (RING - 1)];
+
+				d->addr = addr;
+				d->len = build((unsigned char *)umem + addr, smac, dmac, sip, dip,
+					       next, 600);
+				d->options = 0;
+				tprod++;
+				next++;
+				out++;
+			}
+			__atomic_store_n(tx.producer, tprod, __ATOMIC_RELEASE);
+			if (__atomic_load_n(tx.flags, __ATOMIC_ACQUIRE) & XDP_RING_NEED_WAKEUP)
+				sendto(fd, NULL, 0, MSG_DONTWAIT, NULL, 0);
+			usleep(1000);
+		}
+		printf("sent %u completed %u\n", next, completed);
+		fflush(stdout);
+		for (;;)
+			pause();
 	}
 	memset(&attr, 0, sizeof(attr));
 	attr.map_id = atoi(argv[3]);

@@ -1,9 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
-# AF_XDP zero-copy receive (ndo_bpf XDP_SETUP_XSK_POOL, ndo_xsk_wakeup): a
-# socket bound to queue 0 with XDP_ZEROCOPY gets the UDP datagrams the
-# program (tools/igb_rust/xdp/xdp_xsk.bpf.c) redirects to it, every one
-# intact and none twice, while other frames still reach the stack (copied
-# out of the socket's buffers); the queue goes back to the page pool when
+# AF_XDP zero-copy (ndo_bpf XDP_SETUP_XSK_POOL, ndo_xsk_wakeup): a socket
+# bound to queue 0 with XDP_ZEROCOPY gets the UDP datagrams the program
+# (tools/igb_rust/xdp/xdp_xsk.bpf.c) redirects to it, every one intact and
+# none twice, and sends its own, which the peer receives intact, while other
+# frames still reach the stack (copied out of the socket's buffers); the
+# queue goes back to the page pool when
 # the program goes, when the socket is killed under traffic, and when the
 # driver is unloaded with a socket bound; copy mode keeps working. The
 # receiver is tools/igb_rust/xsk_rx.c.
@@ -92,6 +93,68 @@ else
 	fail "an AF_XDP socket binds queue 0 in zero-copy mode" "$(cat /run/xsk.out)"
 fi
 check "the socket gone, queue 0 is back on the page pool (pings intact)" pings 5
+
+# Zero-copy TX: the socket's frames go out of the queue's TX ring straight
+# from its buffers, each completed back to it; the peer checks every one.
+xsk_peer_recv() {	# xsk_peer_recv COUNT: the peer's receiver on port 4449, into /run/xsk.peer
+	rm -f /run/xsk.peer
+	ip netns exec $NS python3 -c '
+import socket, struct, sys
+n, got, bad = int(sys.argv[1]), set(), 0
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.setsockopt(socket.SOL_SOCKET, 33, 1 << 23)  # SO_RCVBUFFORCE
+s.bind(("", 4449))
+s.settimeout(30)
+print("listening", flush=True)
+data = []
+try:
+    while len(data) < n:
+        data.append(s.recv(2048))
+except socket.timeout:
+    pass
+for d in data:
+    seq = struct.unpack("!I", d[:4])[0]
+    if len(d) == 600 and all(d[j] == (seq * 7 + j) & 0xff for j in range(4, 600)):
+        got.add(seq)
+    else:
+        bad += 1
+print("got %d bad %d" % (len(got), bad), flush=True)
+' "$1" > /run/xsk.peer 2>&1 &
+	PEER_PID=$!
+	local i
+	for i in $(seq 100); do
+		grep -q listening /run/xsk.peer 2>/dev/null && return 0
+		sleep 0.2
+	done
+	return 1
+}
+XSK_TX_N=${XSK_TX_N:-200}
+tx0=$(ethtool_stat 'tx[0-9]+_packets')
+if xsk_peer_recv "$XSK_TX_N"; then
+	rm -f /run/xsk.out
+	"$XSK_RX" "$IFX" 0 0 zc "$XSK_TX_N" 60 send "$(cat /sys/class/net/$DUT_IF/address)" \
+		"$(ip netns exec $NS cat /sys/class/net/$PEER_IF/address)" $DUT_IP $PEER_IP \
+		> /run/xsk.out 2>&1 &
+	XSK_PID=$!
+	for i in $(seq 600); do
+		grep -q '^sent\|^bind' /run/xsk.out 2>/dev/null && break
+		kill -0 $XSK_PID 2>/dev/null || break
+		sleep 0.2
+	done
+	res=$(grep '^sent\|^bind' /run/xsk.out)
+	check "zero-copy TX: the socket's $XSK_TX_N frames are sent and completed ($res)" \
+		test "$res" = "sent $XSK_TX_N completed $XSK_TX_N"
+	tx1=$(ethtool_stat 'tx[0-9]+_packets')
+	check "zero-copy TX: tx_packets counts them ($tx0 -> $tx1)" test $((tx1 - tx0)) -ge "$XSK_TX_N"
+	xsk_stop
+	wait $PEER_PID
+	res=$(cat /run/xsk.peer | tail -1)
+	check "zero-copy TX: the peer received all $XSK_TX_N datagrams intact ($res)" \
+		test "$res" = "got $XSK_TX_N bad 0"
+else
+	fail "the peer listens on port 4449" "$(cat /run/xsk.peer)"
+fi
+rm -f /run/xsk.peer
 
 # Frames the program passes while a socket is bound are copied to the stack.
 if xsk_start zc 1 60; then
