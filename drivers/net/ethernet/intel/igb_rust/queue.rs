@@ -928,12 +928,7 @@ impl RxRing {
             0
         };
         // Also gives the device what `repost` wrote since the last refill.
-        if self.next_to_use != self.tail {
-            // Descriptors must be visible before the device sees the new tail.
-            dma_mb(Write);
-            crate::hw::write_tail(bar, TailReg::Rx, self.queue, self.next_to_use);
-            self.tail = self.next_to_use;
-        }
+        self.give_tail(bar);
         // Counted per refill, not per buffer: at most one atomic add each.
         if taken > 0 {
             if pool.layout().is_whole_page() {
@@ -944,6 +939,18 @@ impl RxRing {
         }
         // The pool ran dry: one failure per refill.
         u32::from(taken < n)
+    }
+
+    /// Gives the device the descriptors written up to `next_to_use`, if any since the last
+    /// time: moves the tail.
+    #[inline]
+    fn give_tail(&mut self, bar: &Bar0<'_>) {
+        if self.next_to_use != self.tail {
+            // Descriptors must be visible before the device sees the new tail.
+            dma_mb(Write);
+            crate::hw::write_tail(bar, TailReg::Rx, self.queue, self.next_to_use);
+            self.tail = self.next_to_use;
+        }
     }
 
     /// Posts the page of a frame nobody else will see at `next_to_use` again, synced for the
@@ -1004,12 +1011,7 @@ impl RxRing {
             self.desc.write(i as usize, addr, 0);
             self.next_to_use = ring_next(i, self.size);
         }
-        if self.next_to_use != self.tail {
-            // Descriptors must be visible before the device sees the new tail.
-            dma_mb(Write);
-            crate::hw::write_tail(bar, TailReg::Rx, self.queue, self.next_to_use);
-            self.tail = self.next_to_use;
-        }
+        self.give_tail(bar);
         full
     }
     //@ end
