@@ -162,8 +162,8 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	} else if (argc != 7) {
-		fprintf(stderr, "usage: %s IFINDEX QUEUE MAP_ID zc|copy COUNT SECONDS"
-			" [send SRCMAC DSTMAC SRCIP DSTIP]\n", argv[0]);
+		fprintf(stderr, "usage: %s IFINDEX QUEUE MAP_ID zc|copy COUNT SECONDS %s\n",
+			argv[0], "[send SRCMAC DSTMAC SRCIP DSTIP]");
 		return 1;
 	}
 	count = strtoul(argv[5], NULL, 0);
@@ -218,7 +218,8 @@ int main(int argc, char **argv)
 		count = count < MAX_SEQ ? count : MAX_SEQ;
 		end = now() + atof(argv[6]);
 		/* Frames RING..2*RING-1 carry what is sent, one per sequence number
-		 * modulo RING: a chunk is written again only after it completed. */
+		 * modulo RING: a chunk is written again only after it completed.
+		 */
 		while (completed < count && now() < end) {
 			uint32_t cprod = __atomic_load_n(cq.producer, __ATOMIC_ACQUIRE);
 			uint32_t ccons = *cq.consumer;
@@ -229,7 +230,8 @@ int main(int argc, char **argv)
 			out -= cprod - ccons;
 			__atomic_store_n(cq.consumer, cprod, __ATOMIC_RELEASE);
 			/* At most 32 in flight: the peer (C igb under TCG) drains
-			 * its ring slower than a burst fills it. */
+			 * its ring slower than a burst fills it.
+			 */
 			while (next < count && out < 32 && tprod - tcons < RING) {
 				uint64_t addr = (uint64_t)(RING + next % RING) * CHUNK;
 				struct xdp_desc *d = &((struct xdp_desc *)tx.descs)[tprod & (RING - 1)];
