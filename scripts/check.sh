@@ -470,10 +470,13 @@ hf=$(grep -c '^not ok ' "$TAP" || true)
 passed=$((hp + gp))
 failed=$((hf + gf))
 if [ "$failed" -gt 0 ]; then	# the failures again, next to the closing line
+	# Each with the first lines of its detail (what a CI log keeps when it
+	# cuts the middle of the run).
 	echo "failed:"
 	{
-		grep -h '^not ok' "$TAP"
-		grep -h '^[a-z0-9-]*: not ok' "$RES"/tap-*.txt
+		awk '/^not ok/ { print; n = 6; next } n && /^# / { print; n--; next } { n = 0 }' "$TAP"
+		awk '/^[a-z0-9-]*: not ok/ { print; n = 6; next }
+			n && /^[a-z0-9-]*: # / { print; n--; next } { n = 0 }' "$RES"/tap-*.txt
 		cat "$RES/incomplete.txt"
 	} 2>/dev/null | sed 's/^/  /'
 fi
