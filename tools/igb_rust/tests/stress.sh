@@ -128,9 +128,17 @@ pktgen_shared() {	# pktgen_shared COUNT SIZE CLONE BURST [FLAG]
 	pg pgctrl start || return 1
 	sleep 1
 	sent=$(sed -n 's/.*pkts-sofar: \([0-9]*\).*/\1/p' "/proc/net/pktgen/$DUT_IF")
-	dtx=$(( $(stat_of "$DUT_IF" tx packets) - tx0 ))
-	drx=$(( $(stat_of "$PEER_IF" rx packets $NS) - rx0 ))
-	du=$(( $(udp_noports) - u0 ))
+	# The DUT counts a frame when its send completes, and the peer may still
+	# be working through its ring (on the debug kernel under TCG it lags by
+	# seconds), its two counters read a process start apart: read them again
+	# until they agree, or for 10 s.
+	for c in $(seq 20); do
+		dtx=$(( $(stat_of "$DUT_IF" tx packets) - tx0 ))
+		drx=$(( $(stat_of "$PEER_IF" rx packets $NS) - rx0 ))
+		du=$(( $(udp_noports) - u0 ))
+		[ "$dtx" = "$sent" ] && [ "$du" = "$drx" ] && break
+		sleep 0.5
+	done
 	pg kpktgend_0 rem_device_all
 	note "pktgen sent $sent, DUT counted $dtx, the peer received $drx, its UDP layer $du"
 	# With burst, pktgen may overshoot the count by part of a burst. The DUT
