@@ -158,25 +158,64 @@ impl Rx {
         self.frame
     }
 
-    /// Gives parking place `slot` a buffer from the pool's fill ring if it has none, and
-    /// returns where the device is to write into it. `None` if the fill ring is empty (user
-    /// space has not given buffers back yet) or `slot` is past the places.
+    /// Gives parking places `start..start + n` (counted modulo the number of places) a buffer
+    /// each from the pool's fill ring, in order, and hands `f` each place and where the
+    /// device is to write into its buffer. A place that still holds a buffer keeps it and is
+    /// handed out again. Stops when the fill ring is empty (user space has not given buffers
+    /// back yet); returns how many places were handed out. Nothing if `start` is past the
+    /// places.
+    ///
+    /// The buffers come in batches (`xsk_buff_alloc_batch()`), written straight into the
+    /// places.
     #[inline]
-    pub fn fill(&self, slot: u32) -> Option<DmaAddress> {
-        let place = self.parked.get(slot as usize)?;
-        let mut b = place.get();
-        if b.is_null() {
-            // SAFETY: `pool` is bound (type invariant); its fill ring has one consumer, this
-            // binding, used by one context at a time (`Rx` is not `Sync`).
-            b = unsafe { bindings::xp_alloc(self.pool.as_ptr()) };
-            if b.is_null() {
-                return None;
-            }
-            // INVARIANT: a buffer of `pool`, now ours.
-            place.set(b);
+    pub fn fill_range(&self, start: u32, n: u32, mut f: impl FnMut(u32, DmaAddress)) -> u32 {
+        let len = self.slots();
+        if start >= len {
+            return 0;
         }
-        // SAFETY: `b` is a buffer of `pool` we own (type invariant).
-        Some(unsafe { bindings::xsk_buff_xdp_get_dma(b) })
+        let n = n.min(len);
+        let mut done = 0u32;
+        while done < n {
+            // Both terms are below `len`, a `u32` place count: no wrap, and the result is too.
+            let at = start.wrapping_add(done);
+            let i = if at >= len { at.wrapping_sub(len) } else { at };
+            // The places from `i` to the end of the range or of the places, whichever first.
+            let run = &self.parked[i as usize..(i + (n - done).min(len - i)) as usize];
+            let empty = run.iter().take_while(|p| p.get().is_null()).count();
+            let done_before = done;
+            let got = if empty == 0 {
+                1
+            } else {
+                // SAFETY: `pool` is bound (type invariant); its fill ring has one consumer,
+                // this binding, used by one context at a time (`Rx` is not `Sync`). The first
+                // `empty` places of `run` hold nothing, and a `Cell<*mut xdp_buff>` is laid out
+                // as a `*mut xdp_buff`: the batch writes at most `empty` buffers of `pool`
+                // there, which are then ours (INVARIANT).
+                unsafe {
+                    bindings::xp_alloc_batch(
+                        self.pool.as_ptr(),
+                        run.as_ptr().cast::<*mut bindings::xdp_buff>().cast_mut(),
+                        empty as u32,
+                    )
+                }
+            };
+            if got == 0 {
+                break;
+            }
+            for place in run.iter().take(got as usize) {
+                // `f` may have taken a buffer back meanwhile: stop there.
+                let b = place.get();
+                if b.is_null() {
+                    return done;
+                }
+                // SAFETY: `b` is a buffer of `pool` we own (type invariant).
+                let dma = unsafe { bindings::xsk_buff_xdp_get_dma(b) };
+                // The place's index: below `len`, as is `done` (no wrap).
+                f(i.wrapping_add(done.wrapping_sub(done_before)), dma);
+                done = done.wrapping_add(1);
+            }
+        }
+        done
     }
 
     /// Whether parking place `slot` holds a buffer.
@@ -239,41 +278,41 @@ impl Rx {
 }
 
 impl Rx {
-    /// Takes up to `max` frames the socket queued for sending (`xsk_tx_peek_desc()`), each
-    /// synced for the device, and hands `f` where the device is to read each and its length
-    /// (at least 1 byte, and inside one chunk of the pool's mapping: the core checked the
-    /// descriptor). `f` must give each to the device; the driver then reports them sent, in
-    /// the order taken, with [`Rx::tx_completed`]. Returns how many were taken.
+    /// Takes up to `max` frames the socket queued for sending, in one batch
+    /// (`xsk_tx_peek_release_desc_batch()`), each synced for the device, and hands `f` where
+    /// the device is to read each and its length (at least 1 byte, and inside one chunk of
+    /// the pool's mapping: the core checked the descriptor). `f` must give each to the
+    /// device; the driver then reports them sent, in the order taken, with
+    /// [`Rx::tx_completed`]. Returns how many were taken.
     #[inline]
     pub fn tx_take(&self, max: u32, mut f: impl FnMut(DmaAddress, u32)) -> u32 {
-        let mut n = 0;
-        let mut desc = bindings::xdp_desc::default();
-        while n < max {
-            // SAFETY: `pool` is bound (type invariant); its transmit rings have one consumer,
-            // this binding, used by one context at a time (`Rx` is not `Sync`).
-            if !unsafe { bindings::xsk_tx_peek_desc(self.pool.as_ptr(), &mut desc) } {
-                break;
-            }
+        if max == 0 {
+            return 0;
+        }
+        let pool = self.pool.as_ptr();
+        // SAFETY: `pool` is bound (type invariant); its transmit rings have one consumer,
+        // this binding, used by one context at a time (`Rx` is not `Sync`).
+        let n = unsafe { bindings::xsk_tx_peek_release_desc_batch(pool, max) };
+        if n == 0 {
+            return 0;
+        }
+        // INVARIANT: `n` more taken, each with its place reserved in the completion ring.
+        // (At most the completion ring's size are outstanding: no wrap.)
+        self.tx_out.set(self.tx_out.get().wrapping_add(n));
+        // SAFETY: `pool` is bound (type invariant).
+        let descs = unsafe { (*pool).tx_descs };
+        for i in 0..n as usize {
+            // SAFETY: The batch wrote `n` descriptors, each of a whole frame in one chunk, at the
+            // start of the pool's descriptor array (at most its size). Only its consumer, this
+            // binding, writes the array: read by value, with no reference held across `f`, which
+            // may take another batch (and would then be handed those frames again).
+            let desc = unsafe { descs.add(i).read() };
             // SAFETY: `pool` is bound and mapped (type invariant); the core checked that the
             // descriptor lies inside one chunk of it.
-            let dma = unsafe { bindings::xsk_buff_raw_get_dma(self.pool.as_ptr(), desc.addr) };
+            let dma = unsafe { bindings::xsk_buff_raw_get_dma(pool, desc.addr) };
             // SAFETY: As above: the range is inside the mapping.
-            unsafe {
-                bindings::xsk_buff_raw_dma_sync_for_device(
-                    self.pool.as_ptr(),
-                    dma,
-                    desc.len as usize,
-                )
-            };
+            unsafe { bindings::xsk_buff_raw_dma_sync_for_device(pool, dma, desc.len as usize) };
             f(dma, desc.len);
-            n += 1;
-        }
-        if n > 0 {
-            // SAFETY: `pool` is bound; publishes what the peeks consumed.
-            unsafe { bindings::xsk_tx_release(self.pool.as_ptr()) };
-            // INVARIANT: `n` more taken, each with its place reserved in the completion ring.
-            // (At most the completion ring's size are outstanding: no wrap.)
-            self.tx_out.set(self.tx_out.get().wrapping_add(n));
         }
         n
     }

@@ -75,7 +75,7 @@ fn xsk_rx(ctx: &RxContext<'_, '_>, xsk: &XskRx, prog: Option<ProgRef<'_>>) -> u3
                 }
             }
         }
-        let _ = xsk.fill(slot);
+        let _ = xsk.fill_range(slot, 1, |_, _| ());
     }
     received
 }

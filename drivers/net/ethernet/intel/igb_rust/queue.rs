@@ -998,21 +998,24 @@ impl RxRing {
     /// moves the tail. Returns whether the ring is full: `false` when user space has not
     /// given enough buffers back yet.
     pub(crate) fn refill_zc(&mut self, xsk: &XskRx, bar: &Bar0<'_>) -> bool {
-        let mut full = true;
-        for _ in 0..self.unused() {
-            let i = self.next_to_use;
-            // The parking places are the descriptors: the buffer of place `i` is written
-            // into descriptor `i`.
-            let Some(addr) = xsk.fill(i) else {
-                full = false;
-                break;
-            };
+        let want = self.unused();
+        let start = self.next_to_use;
+        let desc = &self.desc;
+        // The parking places are the descriptors: the buffer of place `i` is written into
+        // descriptor `i`.
+        let got = xsk.fill_range(start, want, |i, addr| {
             // A zero header address and zero status: the descriptor is not done.
-            self.desc.write(i as usize, addr, 0);
-            self.next_to_use = ring_next(i, self.size);
-        }
+            desc.write(i as usize, addr, 0);
+        });
+        // At most `unused`: the sum is below twice the ring's size.
+        let next = start + got;
+        self.next_to_use = if next >= self.size {
+            next - self.size
+        } else {
+            next
+        };
         self.give_tail(bar);
-        full
+        got == want
     }
     //@ end
 
