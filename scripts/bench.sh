@@ -10,6 +10,10 @@
 #   DUR, REPS, SIZES, RX_VARIANTS, TX_VARIANTS   override the matrix
 #   TCP_VARIANTS  the drivers of the bulk TCP cells (iperf3, both ways; default
 #                 "c rust-cb0", empty for none)
+#   XSK_VARIANTS  the AF_XDP cells' drivers and modes (default "c-zc rust-zc
+#                 c-copy rust-copy", QUICK "c-zc rust-zc", empty for none)
+#   XSK_MODES     what their socket does (default "rxdrop txpush l2fwd", QUICK
+#                 "rxdrop txpush"), see tools/igb_rust/bench/guest.sh
 #   BENCH_OUT=DIR write the results there instead
 #   RUST_COALESCE=ARGS  `ethtool -C` arguments for the igb_rust variants
 #                 (e.g. "rx-usecs 245", "adaptive-rx on"); C igb keeps its own
@@ -21,10 +25,12 @@ arch_from_env
 if [ "${QUICK:-0}" = 1 ]; then
 	: "${DUR:=1}" "${REPS:=1}" "${SIZES:=64 1500}"
 	: "${RX_VARIANTS:=c rust-cb0 ceiling c-xdp rust-xdp}" "${TX_VARIANTS:=c rust-cb0}" "${PPBENCH:=0}"
+	: "${XSK_VARIANTS=c-zc rust-zc}" "${XSK_MODES:=rxdrop txpush}"
 fi
 : "${DUR:=2}" "${REPS:=3}" "${SIZES:=64 128 256 512 1024 1500}"
 : "${RX_VARIANTS:=c rust-cb0 rust-cb256 rust-cb512 ceiling c-xdp rust-xdp}" "${TX_VARIANTS:=c rust-cb0}"
 : "${PPBENCH:=1}" "${TCP_VARIANTS=c rust-cb0}"
+: "${XSK_VARIANTS=c-zc rust-zc c-copy rust-copy}" "${XSK_MODES:=rxdrop txpush l2fwd}"
 
 stamp=$(date +%Y%m%d-%H%M%S)
 RES=${BENCH_OUT:-$REPO/results/bench/$stamp}
@@ -77,14 +83,16 @@ fi
 
 n_rx=$(echo $RX_VARIANTS | wc -w)
 n_tx=$(echo $TX_VARIANTS | wc -w)
-cells=$(( REPS * ($(echo $SIZES | wc -w) * (n_rx + n_tx) + 2 * $(echo $TCP_VARIANTS | wc -w)) ))
+n_xsk=$(( $(echo $XSK_VARIANTS | wc -w) * $(echo $XSK_MODES | wc -w) ))
+cells=$(( REPS * ($(echo $SIZES | wc -w) * (n_rx + n_tx + n_xsk) + 2 * $(echo $TCP_VARIANTS | wc -w)) ))
 # kmemleak=off: the test kernel's leak tracker records a stack trace per slab
 # allocation, which would dominate the instruction counts.
 log "bench: $cells cells of ${DUR}s ($accel), results in $RES"
 VM_TEE=1 VM_RWDIR=$RES VM_QEMU_EXTRA="$extra" bash "$REPO/scripts/vm.sh" \
 	--timeout "${BENCH_TIMEOUT:-1500}" --log "$RES/console.log" --append "kmemleak=off" -- \
 	env OUT="$RES" DUR="$DUR" REPS="$REPS" SIZES="$SIZES" RX_VARIANTS="$RX_VARIANTS" \
-	TX_VARIANTS="$TX_VARIANTS" TCP_VARIANTS="$TCP_VARIANTS" PPBENCH="$PPBENCH" RUST_COALESCE="${RUST_COALESCE:-}" "${mark_args[@]}" \
+	TX_VARIANTS="$TX_VARIANTS" TCP_VARIANTS="$TCP_VARIANTS" XSK_VARIANTS="$XSK_VARIANTS" \
+	XSK_MODES="$XSK_MODES" PPBENCH="$PPBENCH" RUST_COALESCE="${RUST_COALESCE:-}" "${mark_args[@]}" \
 	bash "$REPO/tools/igb_rust/bench/guest.sh" |
 	grep --line-buffered '^\[bench\]' || true
 [ -f "$RES/done" ] || die "the benchmark did not finish (console: $RES/console.log)"

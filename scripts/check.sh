@@ -278,8 +278,9 @@ bench_report() {
 	# TCG, its instruction counts; the report has its three outputs.
 	bench_complete() {
 		# QUICK=1's cells at one size: 5 RX variants (C, cb=0, ceiling, and the
-		# XDP_DROP program on either driver) and 2 TX.
-		local accel want=7
+		# XDP_DROP program on either driver), 2 TX, and an AF_XDP socket in
+		# zero-copy mode on either driver, rxdrop and txpush.
+		local accel want=11
 		accel=$(sed -n 's/^accel=//p' "$BOUT/machine.txt" 2>/dev/null)
 		[ -s "$BOUT/bench.md" ] && [ -s "$BOUT/bench.png" ] && [ -s "$BOUT/bench.csv" ] || return 1
 		[ "$(tail -n +2 "$BOUT/raw.csv" | wc -l)" = $want ] || return 1

@@ -16,8 +16,18 @@
 # Bulk TCP (iperf3) both ways, for the TCP_VARIANTS, follows each variant's
 # pktgen cells.
 #
+# AF_XDP (XSK_VARIANTS: c-zc, rust-zc, c-copy, rust-copy; XSK_MODES: rxdrop,
+# txpush, l2fwd): an AF_XDP socket (tools/igb_rust/xsk_rx.c, on CPU 0) bound
+# to queue 0 of the DUT in zero-copy or copy mode, every frame steered to
+# queue 0 and the program tools/igb_rust/xdp/xdp_xsk.bpf.c attached. rxdrop:
+# pktgen on the peer sends UDP to port 4448, which the program redirects to
+# the socket, which drops it (the DUT's rx packets); l2fwd: the same, and the
+# socket sends each frame back with its MAC addresses swapped (the DUT's tx
+# packets); txpush: the socket sends UDP to the peer (the DUT's tx packets).
+#
 # Environment: OUT (results), DUR (s per cell), REPS, SIZES, RX_VARIANTS,
-# TX_VARIANTS, TCP_VARIANTS, MARK_BEGIN/MARK_END (marker programs, optional).
+# TX_VARIANTS, TCP_VARIANTS, XSK_VARIANTS, XSK_MODES, MARK_BEGIN/MARK_END
+# (marker programs, optional).
 set -u
 . "$(dirname "$0")/../lib.sh"
 BENCH=$(dirname "$0")
@@ -27,6 +37,9 @@ SIZES=${SIZES:-64 128 256 512 1024 1500}
 RX_VARIANTS=${RX_VARIANTS:-c rust-cb0 rust-cb256 rust-cb512 ceiling}
 TX_VARIANTS=${TX_VARIANTS:-c rust-cb0}
 TCP_VARIANTS=${TCP_VARIANTS-c rust-cb0}
+XSK_VARIANTS=${XSK_VARIANTS-c-zc rust-zc c-copy rust-copy}
+XSK_MODES=${XSK_MODES:-rxdrop txpush l2fwd}
+XSK_RX=$IGB_RUST_BUILD/xsk_rx
 MARK_BEGIN=${MARK_BEGIN:-}
 MARK_END=${MARK_END:-}
 RAW=$OUT/raw.csv
@@ -71,11 +84,11 @@ bind_dut() {
 	[ -e "$d/driver" ] && echo "$DUT" > "$d/driver/unbind"
 	lsmod | grep -q '^igb_rust ' && rmmod igb_rust
 	case $v in
-	c | c-xdp)
+	c | c-xdp | c-zc | c-copy)
 		echo igb > "$d/driver_override"
 		echo "$DUT" > /sys/bus/pci/drivers/igb/bind || return 1
 		;;
-	rust-cb* | ceiling | rust-xdp)
+	rust-cb* | ceiling | rust-xdp | rust-zc | rust-copy)
 		echo igb_rust > "$d/driver_override"
 		insmod "$(ko_of "$v")" || return 1
 		;;
@@ -106,13 +119,20 @@ bind_dut() {
 		pin_irqs "$DUT" 1
 		wait_carrier "$DUT_IF" 1 && wait_carrier "$PEER_IF" 1 $NS
 		;;
+	*-zc | *-copy)
+		# Every frame to queue 0, where the socket binds.
+		ethtool -X "$DUT_IF" equal 1 || return 1
+		ip link set dev "$DUT_IF" xdpdrv obj "$IGB_RUST_BUILD/xdp/xsk.o" sec xdp || return 1
+		pin_irqs "$DUT" 1
+		wait_carrier "$DUT_IF" 1 && wait_carrier "$PEER_IF" 1 $NS
+		;;
 	esac
 }
 
-module_of() { case $1 in c | c-xdp) echo igb ;; *) echo igb_rust ;; esac; }
+module_of() { case $1 in c | c-*) echo igb ;; *) echo igb_rust ;; esac; }
 ko_of() {
 	case $1 in
-	c | c-xdp) modinfo -n igb ;;
+	c | c-*) modinfo -n igb ;;
 	ceiling) echo "$IGB_RUST_BENCH_KO" ;;
 	*) echo "$IGB_RUST_KO" ;;
 	esac
@@ -159,21 +179,29 @@ insn_of() {
 	grep -F "$1 " "$INSN" 2>/dev/null | tail -1 | cut -d' ' -f2- | tr ' ' ';'
 }
 
-# measure DIR SIZE VARIANT REP: one cell, one CSV row.
-measure() {
-	local dir=$1 size=$2 v=$3 rep=$4 ns dev thr dst dmac label tmp p0 p1 i0 i1 u0 u1 pps soft busy insn
+# pktgen_setup DIR SIZE PORT: one pktgen device on the sender's CPU thread
+# (the peer's for rx, the DUT's for tx): endless UDP to PORT, pkt_size
+# without the FCS.
+pktgen_setup() {
+	local dir=$1 size=$2 port=$3 ns dev thr dst dmac
 	if [ "$dir" = rx ]; then
 		ns=$NS dev=$PEER_IF thr=kpktgend_0 dst=$DUT_IP dmac=$DUT_MAC
 	else
 		ns=- dev=$DUT_IF thr=kpktgend_1 dst=$PEER_IP dmac=$PEER_MAC
 	fi
-	# One pktgen device on the sender's CPU thread: endless UDP to port 9,
-	# pkt_size without the FCS.
 	in_ns "$ns" sh -c "cd /proc/net/pktgen && echo rem_device_all > $thr &&
 		echo 'add_device $dev' > $thr && for c in 'count 0' 'clone_skb 0' \
 		'pkt_size $((size - 4))' 'delay 0' 'dst $dst' 'dst_mac $dmac' \
-		'udp_dst_min 9' 'udp_dst_max 9'; do echo \"\$c\" > $dev || exit 1; done" ||
+		'udp_dst_min $port' 'udp_dst_max $port'; do echo \"\$c\" > $dev || exit 1; done" ||
 		die "pktgen setup failed"
+}
+
+# measure DIR SIZE VARIANT REP: one cell, one CSV row.
+measure() {
+	local dir=$1 size=$2 v=$3 rep=$4 ns label tmp p0 p1 i0 i1 u0 u1 pps soft busy insn
+	ns=-
+	[ "$dir" = rx ] && ns=$NS
+	pktgen_setup "$dir" "$size" 9
 	label="$dir,$size,$v,$rep"
 	tmp=$OUT/sar.$dir.$size.$v.$rep.txt
 	count_ranges "$label" "$v"
@@ -191,15 +219,87 @@ measure() {
 	sleep 0.5
 	read -r p1 i1 u1 < <(counters "$dir")
 	[ -n "$MARK_END" ] && "$MARK_END"
-	# Average rows: the DUT's packets per second, CPU 1's softirq and busy share.
-	pps=$(awk -v i="$DUT_IF" -v d="$dir" '$1 == "Average:" && $2 == i {
-		print (d == "rx" ? $3 : $4) }' "$tmp")
-	read -r soft busy < <(cpu1_share "$tmp")
-	insn=$(insn_of "$label")
-	echo "$rep,$dir,$size,$v,${pps:-0},${soft:-0},${busy:-0},$((p1 - p0)),$((i1 - i0)),$((u1 - u0)),$insn" >> "$RAW"
+	record "$dir" "$dir" "$size" "$v" "$rep" "$label" "$tmp" $((p1 - p0)) $((i1 - i0)) $((u1 - u0))
 	progress "$(printf '%-2s %4sB %-10s rep %s: %10s pps  cpu1 soft %5s%%  busy %5s%%  %s pkts/irq' \
 		"$dir" "$size" "$v" "$rep" "${pps:-?}" "${soft:-?}" "${busy:-?}" \
 		"$(( (p1 - p0) / (i1 - i0 > 0 ? i1 - i0 : 1) ))")"
+}
+
+# record ROWDIR DIR SIZE VARIANT REP LABEL SAR-OUTPUT PACKETS IRQS NOPORTS: one
+# CSV row of a cell (its dir column ROWDIR), from the sar output's Average
+# rows (the DUT's rx or tx packets per second as DIR says, CPU 1's softirq
+# and busy share, left in pps, soft and busy for the caller) and the
+# plugin's counts of window LABEL.
+record() {
+	local insn
+	pps=$(awk -v i="$DUT_IF" -v d="$2" '$1 == "Average:" && $2 == i {
+		print (d == "rx" ? $3 : $4) }' "$7")
+	read -r soft busy < <(cpu1_share "$7")
+	insn=$(insn_of "$6")
+	echo "$5,$1,$3,$4,${pps:-0},${soft:-0},${busy:-0},$8,$9,${10},$insn" >> "$RAW"
+}
+
+# measure_xsk MODE SIZE VARIANT REP: one AF_XDP cell (rxdrop, txpush or l2fwd),
+# one CSV row: its dir column is the mode. The socket binds before the counting
+# window opens and goes after it closes: the window holds only traffic. The
+# instructions of both CPUs count (the socket's wakeups run the driver on CPU 0).
+measure_xsk() {
+	local mode=$1 size=$2 v=$3 rep=$4 dir=tx label tmp p0 p1 i0 i1 u0 u1 pps soft busy insn xpid res i
+	local xout=$OUT/xsk.$1.$2.$3.$4.txt ifx prog map
+	[ "$mode" = rxdrop ] && dir=rx
+	ifx=$(cat "/sys/class/net/$DUT_IF/ifindex")
+	prog=$(ip -d link show dev "$DUT_IF" | sed -n 's/.*prog\/xdp id \([0-9]*\).*/\1/p')
+	map=$(bpftool -j prog show id "$prog" | python3 -c 'import json,sys; print(json.load(sys.stdin)["map_ids"][0])') ||
+		die "no XSKMAP on $DUT_IF"
+	if [ "$mode" = txpush ]; then
+		taskset -c 0 "$XSK_RX" "$ifx" 0 0 "${v#*-}" 0 3600 txpush \
+			"$DUT_MAC" "$PEER_MAC" "$DUT_IP" "$PEER_IP" "$size" > "$xout" 2>&1 &
+	else
+		pktgen_setup rx "$size" 4448
+		taskset -c 0 "$XSK_RX" "$ifx" 0 "$map" "${v#*-}" 0 3600 "$mode" > "$xout" 2>&1 &
+	fi
+	xpid=$!
+	for i in $(seq 100); do
+		grep -q '^ready' "$xout" && break
+		kill -0 $xpid 2>/dev/null || die "the AF_XDP socket of $v did not bind: $(cat "$xout")"
+		sleep 0.2
+	done
+	grep -q '^ready' "$xout" || die "the AF_XDP socket of $v did not bind in time"
+	# The queue settles after the bind (each driver restarts its rings).
+	wait_carrier "$DUT_IF" 1 || die "no carrier after the bind"
+	sleep 1
+	label="$mode,$size,$v,$rep"
+	tmp=$OUT/sar.$mode.$size.$v.$rep.txt
+	count_ranges "$label" "$v"
+	[ -n "$MARK_BEGIN" ] && "$MARK_BEGIN"
+	read -r p0 i0 u0 < <(counters "$dir")
+	kill -USR1 $xpid
+	local pgpid=""
+	if [ "$mode" != txpush ]; then
+		in_ns "$NS" sh -c 'echo start > /proc/net/pktgen/pgctrl' &
+		pgpid=$!
+	fi
+	sleep 0.5
+	sar -n DEV -u ALL -P ALL 1 "$DUR" > "$tmp" 2>&1
+	if [ -n "$pgpid" ]; then
+		in_ns "$NS" sh -c 'echo stop > /proc/net/pktgen/pgctrl'
+		wait $pgpid 2>/dev/null
+		sleep 0.5
+	fi
+	kill -USR2 $xpid
+	for i in $(seq 50); do
+		res=$(grep -v '^ready' "$xout")
+		[ -n "$res" ] && break
+		sleep 0.1
+	done
+	sleep 0.5
+	read -r p1 i1 u1 < <(counters "$dir")
+	[ -n "$MARK_END" ] && "$MARK_END"
+	kill $xpid
+	wait $xpid 2>/dev/null
+	record "$mode" "$dir" "$size" "$v" "$rep" "$label" "$tmp" $((p1 - p0)) $((i1 - i0)) 0
+	progress "$(printf '%-6s %4sB %-9s rep %s: %10s pps  cpu1 soft %5s%%  busy %5s%%  socket: %s' \
+		"$mode" "$size" "$v" "$rep" "${pps:-?}" "${soft:-?}" "${busy:-?}" "${res:-?}")"
 }
 
 # measure_tcp DIR VARIANT REP: one bulk TCP transfer of DUR s (iperf3), peer ->
@@ -258,7 +358,7 @@ time.sleep(4)' &
 echo "rep,dir,size,variant,pps,soft_pct,busy_pct,packets,irqs,udp_noports,insn" > "$RAW"
 echo "rep,dir,variant,soft_pct,busy_pct,irqs,queued,rmem,insn" > "$OUT/tcp.csv"
 : > "$INSN"
-variants=$(for v in $RX_VARIANTS $TX_VARIANTS $TCP_VARIANTS; do echo "$v"; done | awk '!s[$0]++')
+variants=$(for v in $RX_VARIANTS $TX_VARIANTS $TCP_VARIANTS $XSK_VARIANTS; do echo "$v"; done | awk '!s[$0]++')
 for rep in $(seq 1 "$REPS"); do
 	for v in $variants; do
 		bind_dut "$v" || die "cannot bring the DUT up with $v"
@@ -272,6 +372,15 @@ for rep in $(seq 1 "$REPS"); do
 		done
 		case " $TCP_VARIANTS " in
 		*" $v "*) for dir in rx tx; do measure_tcp $dir "$v" "$rep"; done ;;
+		esac
+		case " $XSK_VARIANTS " in
+		*" $v "*)
+			for mode in $XSK_MODES; do
+				for size in $SIZES; do
+					measure_xsk "$mode" "$size" "$v" "$rep"
+				done
+			done
+			;;
 		esac
 	done
 done

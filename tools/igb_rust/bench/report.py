@@ -25,10 +25,24 @@ NAMES = {
     "ceiling": "drop in driver",
     "c-xdp": "C igb XDP_DROP",
     "rust-xdp": "igb_rust XDP_DROP",
+    "c-zc": "C igb zero-copy",
+    "rust-zc": "igb_rust zero-copy",
+    "c-copy": "C igb copy mode",
+    "rust-copy": "igb_rust copy mode",
 }
 
-# What each variant is compared with: the same XDP program on C igb for XDP.
-REF = {"rust-xdp": "c-xdp"}
+# What each variant is compared with: the same XDP program or AF_XDP mode on C igb.
+REF = {"rust-xdp": "c-xdp", "rust-zc": "c-zc", "rust-copy": "c-copy"}
+
+# The sections: pktgen cells, then the AF_XDP cells (their dir is the socket's mode).
+TITLES = {
+    "rx": "RX (peer pktgen -> DUT)",
+    "tx": "TX (DUT pktgen -> peer)",
+    "rxdrop": "AF_XDP rxdrop (peer pktgen -> DUT queue 0 -> socket, dropped; DUT rx pps)",
+    "txpush": "AF_XDP txpush (socket -> DUT queue 0 -> peer; DUT tx pps)",
+    "l2fwd": "AF_XDP l2fwd (peer pktgen -> socket, MACs swapped, back out of queue 0; DUT tx pps)",
+}
+XSK_MODES = ("rxdrop", "txpush", "l2fwd")
 
 
 def parse_insn(field):
@@ -169,7 +183,7 @@ def main():
     cells = load(res)
     delivered = {k[1:]: v for k, v in cells.items() if k[0] == "_delivered"}
     cells = {k: v for k, v in cells.items() if k[0] != "_delivered"}
-    dirs = [d for d in ("rx", "tx") if any(k[0] == d for k in cells)]
+    dirs = [d for d in TITLES if any(k[0] == d for k in cells)]
     sizes = sorted({k[1] for k in cells})
     variants = [v for v in NAMES if any(k[2] == v for k in cells)]
 
@@ -195,6 +209,9 @@ def main():
         r["insn_ratio_vs_c"] = ratio(
             r["insn_dut_per_pkt"], cref and med(cref["ipp"].get("dut", []))
         )
+        r["drv_ratio_vs_c"] = ratio(
+            r["insn_drv_per_pkt"], cref and med(cref["ipp"].get("drv", []))
+        )
         rows.append(r)
     with open(os.path.join(res, "bench.csv"), "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=list(rows[0].keys()) if rows else ["dir"])
@@ -219,10 +236,12 @@ def main():
         "instructions per packet on CPU 1 (the DUT's interrupts, NAPI and, for TX, pktgen; "
         "RX packets are those the DUT's UDP layer received, see delivered_per_counted in the CSV), "
         "counted by the TCG plugin; `drv` is the driver's own code (for igb_rust with "
-        "its Rust helpers and kernel-crate functions)."
+        "its Rust helpers and kernel-crate functions). AF_XDP cells: the socket "
+        "(tools/igb_rust/xsk_rx.c) runs on CPU 0, the DUT's queue 0 on CPU 1; `all` is both CPUs' "
+        "total (with the peer's C igb and pktgen, which run on CPU 0, and the socket's loop)."
     )
     for d in dirs:
-        md += ["", f"## {'RX (peer pktgen -> DUT)' if d == 'rx' else 'TX (DUT pktgen -> peer)'}", ""]
+        md += ["", f"## {TITLES[d]}", ""]
         md.append("| driver | " + " | ".join(f"{s} B" for s in sizes) + " |")
         md.append("|---|" + "---|" * len(sizes))
         for v in variants:
@@ -247,12 +266,15 @@ def main():
                 if not r or r["insn_dut_per_pkt"] is None:
                     cellv.append("-")
                     continue
-                cellv.append(f"{fmt_int(r['insn_dut_per_pkt'])} (drv {fmt_int(r['insn_drv_per_pkt'])})")
+                cellv.append(
+                    f"{fmt_int(r['insn_dut_per_pkt'])} (drv {fmt_int(r['insn_drv_per_pkt'])}"
+                    + (f", all {fmt_int(r['insn_all_per_pkt'])})" if d in XSK_MODES else ")")
+                )
             md.append(f"| {NAMES[v]} insn/pkt | " + " | ".join(cellv) + " |")
         md += [
             "",
-            "igb_rust / C igb (PPS ratio; instructions ratio, lower is better; "
-            "XDP_DROP against C igb running the same program):",
+            "igb_rust / C igb (PPS ratio; instructions ratio, lower is better, of the CPU 1 "
+            "total and of `drv`; XDP_DROP and AF_XDP against C igb doing the same):",
             "",
         ]
         md.append("| igb_rust | " + " | ".join(f"{s} B" for s in sizes) + " |")
@@ -266,8 +288,11 @@ def main():
                 if not r or r["pps_ratio_vs_c"] is None:
                     cellv.append("-")
                     continue
-                ir = r["insn_ratio_vs_c"]
-                cellv.append(f"{r['pps_ratio_vs_c']:.3f}x; insn {'-' if ir is None else f'{ir:.3f}x'}")
+                ir, dr = r["insn_ratio_vs_c"], r["drv_ratio_vs_c"]
+                cellv.append(
+                    f"{r['pps_ratio_vs_c']:.3f}x; insn {'-' if ir is None else f'{ir:.3f}x'}"
+                    f" (drv {'-' if dr is None else f'{dr:.3f}x'})"
+                )
             md.append(f"| {NAMES[v]} | " + " | ".join(cellv) + " |")
     tcp = load_tcp(res)
     if tcp:
@@ -304,8 +329,8 @@ def main():
             ins = [(s, r["insn_dut_per_pkt"]) for s, r in pts if r["insn_dut_per_pkt"]]
             if ins:
                 axes[1][j].plot([s for s, _ in ins], [i for _, i in ins], marker="o", label=NAMES[v])
-        axes[0][j].set_title(f"{d.upper()}: packets/s (median, min..max)")
-        axes[1][j].set_title(f"{d.upper()}: guest instructions per packet, DUT CPU")
+        axes[0][j].set_title(f"{d.upper()}: packets/s (median, min..max)", fontsize=9)
+        axes[1][j].set_title(f"{d.upper()}: guest instructions per packet, DUT CPU", fontsize=9)
         for i in range(2):
             axes[i][j].set_xscale("log", base=2)
             axes[i][j].set_xticks(sizes, [str(s) for s in sizes])
