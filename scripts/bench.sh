@@ -14,6 +14,7 @@
 #                 c-copy rust-copy", QUICK "c-zc rust-zc", empty for none)
 #   XSK_MODES     what their socket does (default "rxdrop txpush l2fwd", QUICK
 #                 "rxdrop txpush"), see tools/igb_rust/bench/guest.sh
+#   XSK_SIZES     their frame sizes (default "64 1500", QUICK the first of SIZES)
 #   BENCH_OUT=DIR write the results there instead
 #   RUST_COALESCE=ARGS  `ethtool -C` arguments for the igb_rust variants
 #                 (e.g. "rx-usecs 245", "adaptive-rx on"); C igb keeps its own
@@ -25,12 +26,12 @@ arch_from_env
 if [ "${QUICK:-0}" = 1 ]; then
 	: "${DUR:=1}" "${REPS:=1}" "${SIZES:=64 1500}"
 	: "${RX_VARIANTS:=c rust-cb0 ceiling c-xdp rust-xdp}" "${TX_VARIANTS:=c rust-cb0}" "${PPBENCH:=0}"
-	: "${XSK_VARIANTS=c-zc rust-zc}" "${XSK_MODES:=rxdrop txpush}"
+	: "${XSK_VARIANTS=c-zc rust-zc}" "${XSK_MODES:=rxdrop txpush}" "${XSK_SIZES:=${SIZES%% *}}"
 fi
 : "${DUR:=2}" "${REPS:=3}" "${SIZES:=64 128 256 512 1024 1500}"
 : "${RX_VARIANTS:=c rust-cb0 rust-cb256 rust-cb512 ceiling c-xdp rust-xdp}" "${TX_VARIANTS:=c rust-cb0}"
 : "${PPBENCH:=1}" "${TCP_VARIANTS=c rust-cb0}"
-: "${XSK_VARIANTS=c-zc rust-zc c-copy rust-copy}" "${XSK_MODES:=rxdrop txpush l2fwd}"
+: "${XSK_VARIANTS=c-zc rust-zc c-copy rust-copy}" "${XSK_MODES:=rxdrop txpush l2fwd}" "${XSK_SIZES:=64 1500}"
 
 stamp=$(date +%Y%m%d-%H%M%S)
 RES=${BENCH_OUT:-$REPO/results/bench/$stamp}
@@ -83,8 +84,8 @@ fi
 
 n_rx=$(echo $RX_VARIANTS | wc -w)
 n_tx=$(echo $TX_VARIANTS | wc -w)
-n_xsk=$(( $(echo $XSK_VARIANTS | wc -w) * $(echo $XSK_MODES | wc -w) ))
-cells=$(( REPS * ($(echo $SIZES | wc -w) * (n_rx + n_tx + n_xsk) + 2 * $(echo $TCP_VARIANTS | wc -w)) ))
+n_xsk=$(( $(echo $XSK_VARIANTS | wc -w) * $(echo $XSK_MODES | wc -w) * $(echo $XSK_SIZES | wc -w) ))
+cells=$(( REPS * ($(echo $SIZES | wc -w) * (n_rx + n_tx) + n_xsk + 2 * $(echo $TCP_VARIANTS | wc -w)) ))
 # kmemleak=off: the test kernel's leak tracker records a stack trace per slab
 # allocation, which would dominate the instruction counts.
 log "bench: $cells cells of ${DUR}s ($accel), results in $RES"
@@ -92,7 +93,7 @@ VM_TEE=1 VM_RWDIR=$RES VM_QEMU_EXTRA="$extra" bash "$REPO/scripts/vm.sh" \
 	--timeout "${BENCH_TIMEOUT:-1500}" --log "$RES/console.log" --append "kmemleak=off" -- \
 	env OUT="$RES" DUR="$DUR" REPS="$REPS" SIZES="$SIZES" RX_VARIANTS="$RX_VARIANTS" \
 	TX_VARIANTS="$TX_VARIANTS" TCP_VARIANTS="$TCP_VARIANTS" XSK_VARIANTS="$XSK_VARIANTS" \
-	XSK_MODES="$XSK_MODES" PPBENCH="$PPBENCH" RUST_COALESCE="${RUST_COALESCE:-}" "${mark_args[@]}" \
+	XSK_MODES="$XSK_MODES" XSK_SIZES="$XSK_SIZES" PPBENCH="$PPBENCH" RUST_COALESCE="${RUST_COALESCE:-}" "${mark_args[@]}" \
 	bash "$REPO/tools/igb_rust/bench/guest.sh" |
 	grep --line-buffered '^\[bench\]' || true
 [ -f "$RES/done" ] || die "the benchmark did not finish (console: $RES/console.log)"

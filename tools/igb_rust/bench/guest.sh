@@ -26,8 +26,8 @@
 # packets); txpush: the socket sends UDP to the peer (the DUT's tx packets).
 #
 # Environment: OUT (results), DUR (s per cell), REPS, SIZES, RX_VARIANTS,
-# TX_VARIANTS, TCP_VARIANTS, XSK_VARIANTS, XSK_MODES, MARK_BEGIN/MARK_END
-# (marker programs, optional).
+# TX_VARIANTS, TCP_VARIANTS, XSK_VARIANTS, XSK_MODES, XSK_SIZES (the AF_XDP
+# cells' sizes), MARK_BEGIN/MARK_END (marker programs, optional).
 set -u
 . "$(dirname "$0")/../lib.sh"
 BENCH=$(dirname "$0")
@@ -39,6 +39,7 @@ TX_VARIANTS=${TX_VARIANTS:-c rust-cb0}
 TCP_VARIANTS=${TCP_VARIANTS-c rust-cb0}
 XSK_VARIANTS=${XSK_VARIANTS-c-zc rust-zc c-copy rust-copy}
 XSK_MODES=${XSK_MODES:-rxdrop txpush l2fwd}
+XSK_SIZES=${XSK_SIZES:-64 1500}
 XSK_RX=$IGB_RUST_BUILD/xsk_rx
 MARK_BEGIN=${MARK_BEGIN:-}
 MARK_END=${MARK_END:-}
@@ -376,7 +377,7 @@ for rep in $(seq 1 "$REPS"); do
 		case " $XSK_VARIANTS " in
 		*" $v "*)
 			for mode in $XSK_MODES; do
-				for size in $SIZES; do
+				for size in $XSK_SIZES; do
 					measure_xsk "$mode" "$size" "$v" "$rep"
 				done
 			done
