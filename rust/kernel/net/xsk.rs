@@ -72,6 +72,7 @@ pub unsafe fn dma_unmap(pool: NonNull<bindings::xsk_buff_pool>) {
 ///   device's parent, for as long as `self` lives.
 /// - Each non-null entry of `parked` is a buffer allocated from `pool` that `self` owns.
 /// - `frame` is the pool's receive frame size: the room of every buffer after its headroom.
+/// - `taking` is set while [`Rx::tx_take`] hands out a batch from the pool's descriptor array.
 /// - `tx_out` counts the frames taken from the socket's transmit ring, whose place in the
 ///   completion ring is reserved, and not completed yet.
 pub struct Rx {
@@ -80,6 +81,7 @@ pub struct Rx {
     parked: KVec<Cell<*mut bindings::xdp_buff>>,
     frame: u32,
     tx_out: Cell<u32>,
+    taking: Cell<bool>,
 }
 
 // SAFETY: The binding may be made and dropped on any thread; its poll, the only user meanwhile,
@@ -135,6 +137,7 @@ impl Rx {
             parked,
             frame,
             tx_out: Cell::new(0),
+            taking: Cell::new(false),
         })
     }
 
@@ -165,8 +168,9 @@ impl Rx {
     /// back yet); returns how many places were handed out. Nothing if `start` is past the
     /// places.
     ///
-    /// The buffers come in batches (`xsk_buff_alloc_batch()`), written straight into the
-    /// places.
+    /// The range ends early if `f` takes back a buffer it has not been handed yet. The
+    /// buffers come in batches (`xp_alloc_batch()`), written straight into the places; a
+    /// buffer is set up when it is taken ([`Rx::take`]).
     #[inline]
     pub fn fill_range(&self, start: u32, n: u32, mut f: impl FnMut(u32, DmaAddress)) -> u32 {
         let len = self.slots();
@@ -176,7 +180,8 @@ impl Rx {
         let n = n.min(len);
         let mut done = 0u32;
         while done < n {
-            // Both terms are below `len`, a `u32` place count: no wrap, and the result is too.
+            // Both terms are below `len`, a place count far below 2^31 (one place per
+            // descriptor of a ring): no wrap, and the result is below `len` too.
             let at = start.wrapping_add(done);
             let i = if at >= len { at.wrapping_sub(len) } else { at };
             // The places from `i` to the end of the range or of the places, whichever first.
@@ -283,10 +288,11 @@ impl Rx {
     /// the device is to read each and its length (at least 1 byte, and inside one chunk of
     /// the pool's mapping: the core checked the descriptor). `f` must give each to the
     /// device; the driver then reports them sent, in the order taken, with
-    /// [`Rx::tx_completed`]. Returns how many were taken.
+    /// [`Rx::tx_completed`] (they count as taken from the start: a completion `f` reports
+    /// may already cover them). Returns how many were taken; nothing when called from `f`.
     #[inline]
     pub fn tx_take(&self, max: u32, mut f: impl FnMut(DmaAddress, u32)) -> u32 {
-        if max == 0 {
+        if max == 0 || self.taking.get() {
             return 0;
         }
         let pool = self.pool.as_ptr();
@@ -301,11 +307,12 @@ impl Rx {
         self.tx_out.set(self.tx_out.get().wrapping_add(n));
         // SAFETY: `pool` is bound (type invariant).
         let descs = unsafe { (*pool).tx_descs };
+        // INVARIANT: set while the batch is handed out; `f` cannot take another over it.
+        self.taking.set(true);
         for i in 0..n as usize {
-            // SAFETY: The batch wrote `n` descriptors, each of a whole frame in one chunk, at the
-            // start of the pool's descriptor array (at most its size). Only its consumer, this
-            // binding, writes the array: read by value, with no reference held across `f`, which
-            // may take another batch (and would then be handed those frames again).
+            // SAFETY: The batch wrote `n` valid descriptors, each inside one chunk, at the start
+            // of the pool's descriptor array (at most its size). Only its consumer, this binding,
+            // writes the array, and not before the batch is handed out (`taking`). Read by value.
             let desc = unsafe { descs.add(i).read() };
             // SAFETY: `pool` is bound and mapped (type invariant); the core checked that the
             // descriptor lies inside one chunk of it.
@@ -314,6 +321,7 @@ impl Rx {
             unsafe { bindings::xsk_buff_raw_dma_sync_for_device(pool, dma, desc.len as usize) };
             f(dma, desc.len);
         }
+        self.taking.set(false);
         n
     }
 
@@ -358,8 +366,13 @@ impl Drop for Rx {
         for p in self.parked.iter() {
             let b = p.replace(core::ptr::null_mut());
             if !b.is_null() {
-                // SAFETY: A buffer of `pool` we own (type invariant); `pool` is still bound.
-                unsafe { bindings::xsk_buff_free(b) };
+                // SAFETY: A buffer of `pool` we own (type invariant); `pool` is still bound. A
+                // batch leaves a buffer's data pointers and flags as its last user did: set
+                // first, so the free sees a buffer of one fragment.
+                unsafe {
+                    bindings::xsk_buff_set_size(b, 0);
+                    bindings::xsk_buff_free(b)
+                };
             }
         }
         // SAFETY: Registered (type invariant). The pool's buffers still point at it, but none
