@@ -14,7 +14,7 @@
 #     reset, with the Kconfig entry and Makefile line of patches/0010, the
 #     in-tree build that scripts/build.sh also builds; then PHY and link,
 #     the data path, ethtool, XDP, power management, statistics, PTP,
-#     AF_XDP zero-copy), each of which builds, and the documentation: the
+#     AF_XDP zero-copy, SR-IOV), each of which builds, and the documentation: the
 #     overview of the abstractions (the first series has as many patches as
 #     netdev takes) and the driver's.
 #
@@ -72,12 +72,12 @@ esac
 # The order of the emitted series: patches/ entries by number, each with its
 # files (patches/files); entries quoted together make one patch, with the
 # subject and body of the first. The first series: bindings and helpers, streaming
-# DMA, the page_pool change, the PCI and inlining changes, PTP clocks, then one
+# DMA, the page_pool change, the PCI, inlining and SR-IOV changes, PTP clocks, then one
 # networking module per patch from the bottom up (skb; page_pool; xsk; rtnl
 # and napi; netdev with ethtool; xdp; the TX ring with its slot mappings; dim;
 # the PCI glue). The second: the driver, step by step (then the documentation). An entry
 # without a diff (patches/0015, 0017) only adds its files.
-SERIES1=("0001 0002" 0004 0005 0006 0007 0018 0011 0012 0019 0013 0014 0008 "0015 0016" 0009 0017)
+SERIES1=("0001 0002" 0004 0005 "0006 0020" 0007 0018 0011 0012 0019 0013 0014 0008 "0015 0016" 0009 0017)
 SERIES2=(0010)
 
 git -C "$WORK" init -q
