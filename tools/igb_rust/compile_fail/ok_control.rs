@@ -413,6 +413,21 @@ impl netdev::pci::Driver for Drv {
             Ok::<_, Error>(Net { _pdev: pdev }),
         )
     }
+
+    const HAS_SRIOV: bool = true;
+
+    fn sriov_configure(
+        _pdev: &pci::Device<Core<'_>>,
+        _dev: &Device<Net<'_>>,
+        sriov: &pci::Sriov<'_>,
+        num_vfs: u16,
+    ) -> Result<u16> {
+        match core::num::NonZero::new(num_vfs) {
+            Some(n) => sriov.enable(n)?,
+            None => sriov.disable()?,
+        }
+        Ok(sriov.num_vfs())
+    }
 }
 
 impl kernel::Module for M {

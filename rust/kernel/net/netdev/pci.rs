@@ -72,6 +72,23 @@ pub trait Driver {
         let _ = (pdev, dev);
         Ok(())
     }
+
+    /// Whether the driver implements [`Driver::sriov_configure`].
+    const HAS_SRIOV: bool = false;
+
+    /// SR-IOV (`sriov_numvfs`): set the function up for `num_vfs` virtual functions (0: none)
+    /// and enable or disable them through `sriov`; returns how many are enabled. Called with
+    /// the device lock held, while the interface is attached, and without RTNL: the drivers of
+    /// the virtual functions, which may probe before `sriov.enable()` returns, take it.
+    fn sriov_configure(
+        pdev: &pci::Device<Core<'_>>,
+        dev: &Device<Self::Net<'_>>,
+        sriov: &pci::Sriov<'_>,
+        num_vfs: u16,
+    ) -> Result<u16> {
+        let _ = (pdev, dev, sriov, num_vfs);
+        Err(EOPNOTSUPP)
+    }
 }
 
 /// The PCI driver data of an [`Adapter`]: the registration, then the vectors its interrupt
@@ -242,6 +259,7 @@ impl<D: Driver> pci::Driver for Adapter<D> {
     const HAS_SHUTDOWN: bool = true;
     const HAS_PM: bool = true;
     const HAS_ERR_HANDLER: bool = true;
+    const HAS_SRIOV: bool = D::HAS_SRIOV;
 
     const ID_TABLE: pci::IdTable<Self::IdInfo> = D::ID_TABLE;
 
@@ -445,5 +463,18 @@ impl<D: Driver> pci::Driver for Adapter<D> {
             return;
         }
         Self::attach_after(pdev, this, "error recovery");
+    }
+
+    fn sriov_configure<'bound>(
+        pdev: &'bound pci::Device<Core<'_>>,
+        this: Pin<&Self::Data<'bound>>,
+        sriov: &pci::Sriov<'_>,
+        num_vfs: u16,
+    ) -> Result<u16> {
+        // Not while the interface is detached for sleep or error recovery, or given up.
+        if this.state.load(Relaxed) != STATE_RUNNING {
+            return Err(EBUSY);
+        }
+        D::sriov_configure(pdev, this.reg.device(), sriov, num_vfs)
     }
 }
