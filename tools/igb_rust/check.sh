@@ -24,7 +24,7 @@ if [ "${IGB_RUST_KVARIANT:-}" = debug ]; then
 	fi
 fi
 
-for part_name in ${TESTS:-boot probe datapath steps board copybreak ethtool ptp xdp xsk selftests stress ppbench}; do
+for part_name in ${TESTS:-boot probe datapath steps board copybreak ethtool ptp xdp xsk sriov selftests stress ppbench}; do
 	part_t0=$(date +%s)
 	echo "igb_rust check: part $part_name" > /dev/kmsg
 	run_part "$part_name"

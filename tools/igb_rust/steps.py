@@ -106,6 +106,18 @@ the queue's TX ring, and completes each once the device reports it
 sent. The ring waits for buffers user space gives back (need_wakeup),
 and ndo_xsk_wakeup fires the queue's interrupt. Frames over several
 buffers are dropped in zero-copy mode."""),
+    ("sriov", "igb_rust: add SR-IOV as the physical function",
+     """Writing sriov_numvfs enables up to 7 virtual functions (the device
+has 8 pools, the PF keeps one), served by the kernel's igbvf driver. The
+PF moves to the pool after the VFs' with one queue pair: frames are
+sorted into pools by their address (VMDq), broadcast and multicast go
+to the pools that ask for them, and frames between pools are switched
+inside the device. The PF answers the VFs' mailbox from the poll of its
+"other" vector: reset (their MAC address and clear to send), MAC
+address, multicast hashes and frame size; VLAN filters for VFs are
+refused. A MAC reset of the PF clears what the VFs asked for: they are
+told and ask again. The PF only touches its own interrupt vectors, and
+the VFs are disabled before the driver unbinds."""),
 ]
 NAMES = [s[0] for s in STEPS]
 

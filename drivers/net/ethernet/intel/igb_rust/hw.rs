@@ -156,7 +156,12 @@ pub(crate) fn reset(bar: &Bar0<'_>, pdev: &pci::Device<Bound>) -> Result {
 /// Tells manageability firmware whether the driver owns the device (CTRL_EXT.DRV_LOAD): set
 /// while the driver runs it, clear once it lets go (remove, suspend, shutdown).
 pub(crate) fn set_driver_loaded(bar: &Bar0<'_>, loaded: bool) {
-    bar.update(regs::CTRL_EXT, |c| c.with_drv_load(loaded));
+    let c = bar.read(regs::CTRL_EXT);
+    // Only a change is written: with VFs, each write of CTRL_EXT with PFRSTD set tells them
+    // the PF reset.
+    if c.drv_load() != loaded {
+        bar.write_reg(c.with_drv_load(loaded));
+    }
 }
 
 /// How often [`SwFwLock::acquire`] tries for a resource held by someone else, and how long it
@@ -741,6 +746,15 @@ pub(crate) fn link_speed(bar: &Bar0<'_>) -> u32 {
 /// bits 47:36).
 pub(crate) fn mta_hash(addr: &[u8; 6]) -> u32 {
     ((u32::from(addr[4]) >> 4) | (u32::from(addr[5]) << 4)) & 0xfff
+}
+
+/// Writes the multicast table.
+pub(crate) fn write_mta(bar: &Bar0<'_>, mta: &[u32; 128]) {
+    for (i, w) in mta.iter().enumerate() {
+        if let Some(loc) = regs::MTA::try_at(i) {
+            let _ = bar.try_write(loc, regs::MTA::zeroed().with_bits(*w));
+        }
+    }
 }
 //@ end
 

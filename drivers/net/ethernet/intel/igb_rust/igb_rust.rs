@@ -15,7 +15,9 @@ use kernel::{
     sync::Arc,
 };
 
+use core::num::NonZero; //@ sriov
 use kernel::net::xdp; //@ xdp
+use kernel::{net::netdev::Rtnl, sync::atomic::Atomic}; //@ sriov
 
 mod hw;
 mod hwstats; //@ stats
@@ -23,6 +25,7 @@ mod net;
 mod ptp; //@ ptp
 mod queue;
 mod regs;
+mod sriov; //@ sriov
 
 use net::{IgbNet, MAX_MTU};
 use queue::Hw;
@@ -185,7 +188,27 @@ impl netdev::pci::Driver for IgbDriver {
             );
         }
         let active = netdev::num_online_cpus().clamp(1, nq);
-        let hw = Arc::new(Hw { bar, pdev, msix }, GFP_KERNEL)?;
+        //@ until sriov: let hw = Arc::new(Hw { bar, pdev, msix }, GFP_KERNEL)?;
+        //@ from sriov
+        let hw = Hw {
+            bar,
+            pdev,
+            msix,
+            vfs: Atomic::new(0),
+        };
+        let hw = Arc::new(hw, GFP_KERNEL)?;
+        // The PF keeps a pool of the 8 for itself, and VFs need its MSI-X "other" vector.
+        if msix && pdev.sriov_get_totalvfs().is_some() {
+            if let Err(e) = pdev.sriov_set_totalvfs(sriov::MAX_VFS) {
+                dev_warn!(
+                    pdev,
+                    "cannot limit the VFs to {}: {:?}\n",
+                    sriov::MAX_VFS,
+                    e
+                );
+            }
+        }
+        //@ end
         let config = Config {
             //@ until ethtool: ethtool: None,
             ethtool: Some(kernel::net::ethtool::table::<IgbNet<'bound>>()), //@ ethtool
@@ -263,6 +286,52 @@ impl netdev::pci::Driver for IgbDriver {
             dev_warn!(pdev, "PHY not powered down: {:?}\n", e);
         }
         Ok(())
+    }
+    //@ end
+
+    //@ from sriov
+    const HAS_SRIOV: bool = true;
+
+    fn sriov_configure(
+        pdev: &pci::Device<Core<'_>>,
+        dev: &netdev::Device<IgbNet<'_>>,
+        sriov: &pci::Sriov<'_>,
+        num_vfs: u16,
+    ) -> Result<u16> {
+        let this = dev.data();
+        let Some(n) = NonZero::new(num_vfs) else {
+            sriov.disable().inspect_err(|e| {
+                dev_err!(pdev, "VFs assigned to guests stay enabled: {:?}\n", e);
+            })?;
+            Rtnl::with_lock(|rtnl| this.set_vf_count(dev, rtnl, 0))?;
+            dev_info!(pdev, "SR-IOV disabled\n");
+            return Ok(0);
+        };
+        if !this.hw.msix {
+            dev_err!(pdev, "SR-IOV needs MSI-X\n");
+            return Err(EOPNOTSUPP);
+        }
+        if num_vfs > sriov::MAX_VFS {
+            dev_err!(pdev, "at most {} VFs\n", sriov::MAX_VFS);
+            return Err(ERANGE);
+        }
+        // The PF moves to its pool first, without RTNL held after: the VFs' driver probes
+        // while they are enabled, asks the PF through the mailbox and registers an interface.
+        Rtnl::with_lock(|rtnl| this.set_vf_count(dev, rtnl, num_vfs)).inspect_err(|e| {
+            dev_err!(pdev, "cannot set the PF up for {} VFs: {:?}\n", num_vfs, e);
+        })?;
+        if let Err(e) = sriov.enable(n) {
+            dev_err!(pdev, "cannot enable {} VFs: {:?}\n", num_vfs, e);
+            let _ = Rtnl::with_lock(|rtnl| this.set_vf_count(dev, rtnl, 0));
+            return Err(e);
+        }
+        dev_info!(
+            pdev,
+            "{} VFs enabled; the PF uses pool {} with one queue pair\n",
+            num_vfs,
+            num_vfs
+        );
+        Ok(num_vfs)
     }
     //@ end
 

@@ -43,6 +43,7 @@ use kernel::net::ethtool::{Wol, WolEvent, WolSettings}; //@ pm
 use kernel::net::netdev::{HwTstampConfig, HwTstampRx, HwTstampTx}; //@ ptp
 use kernel::net::netdev::{QueueStatsRx, QueueStatsTx}; //@ stats
 use kernel::net::{skb::VlanTag, xdp}; //@ xdp
+use kernel::{new_spinlock_irq, sync::SpinLockIrq}; //@ sriov
 
 //@ from datapath
 use crate::queue::{Role, TxQueueData, DEFAULT_RING_SIZE, RX_BUF_LEN};
@@ -54,6 +55,7 @@ use crate::{
     ptp::Phc,         //@ ptp
     queue::{self, Hw, IrqOp, VectorData},
     regs,
+    sriov::VfTable, //@ sriov
 };
 
 /// How long a queue may take to report itself stopped after its enable bit was cleared.
@@ -429,6 +431,12 @@ pub(crate) struct IgbNet<'bound> {
     #[pin]
     vlans: Mutex<[u32; VFTA_WORDS]>,
     //@ end
+    //@ from sriov
+    /// The VFs the PF serves, and its own multicast table: used by the poll of the "other"
+    /// vector (the mailboxes) and under RTNL.
+    #[pin]
+    pub(crate) vf_table: SpinLockIrq<VfTable>,
+    //@ end
 }
 
 /// How far [`IgbNet::tear_down`] goes.
@@ -514,7 +522,8 @@ pub(crate) fn throttle(bar: &hw::Bar0<'_>, v: usize, usecs: u32) -> Result {
 }
 
 fn all_eims(dev: &netdev::Device<IgbNet<'_>>) -> u32 {
-    vectors(dev).fold(0, |m, v| m | v.data().eims)
+    //@ until sriov: vectors(dev).fold(0, |m, v| m | v.data().eims)
+    vectors(dev).fold(0, |m, v| m | v.data().eims) & dev.data().hw.pf_vectors() //@ sriov
 }
 
 impl<'bound> IgbNet<'bound> {
@@ -573,13 +582,51 @@ impl<'bound> IgbNet<'bound> {
             advertise: Atomic::new(ADVERTISE_ALL),
             advertised: Atomic::new(u32::MAX),
             //@ end
+            vf_table <- new_spinlock_irq!(VfTable::new(), "igb_rust_vfs"), //@ sriov
         }? Error)
     }
+
+    /// The device's queue (its register block) for queue pair `q`, if the device is to read
+    /// it: `q` itself.
+    //@ from sriov
+    /// With VFs, the first queue of the PF's pool for pair 0, and none for the others.
+    //@ end
+    fn queue_reg(&self, q: u16) -> Option<u16> {
+        //@ until sriov: Some(q)
+        //@ from sriov
+        match self.vf_count() {
+            0 => Some(q),
+            n => (q == 0).then_some(n),
+        }
+        //@ end
+    }
+
+    //@ from datapath
+    /// Receive address slots for the PF's secondary unicast addresses, from slot 1 on.
+    //@ from sriov
+    /// The VFs take theirs from the last down.
+    //@ end
+    fn uc_slots(&self) -> usize {
+        //@ until sriov: hw::UC_SLOTS
+        hw::UC_SLOTS - usize::from(self.vf_count()) //@ sriov
+    }
+
+    /// Puts secondary unicast address `a` in receive address slot `i`.
+    //@ from sriov
+    /// With VFs, in the PF's pool.
+    //@ end
+    fn set_uc_rar(&self, i: usize, a: &[u8; 6]) -> Result {
+        hw::set_rar(&self.hw.bar, i, Some(a))?;
+        //@ until sriov: Ok(())
+        self.set_pf_pool(i) //@ sriov
+    }
+    //@ end
 
     /// The vectors that serve queues: 1..=nq with MSI-X, the single vector 0 otherwise.
     fn queue_vector_range(&self) -> core::ops::RangeInclusive<usize> {
         if self.hw.msix {
-            1..=usize::from(self.nq)
+            //@ until sriov: 1..=usize::from(self.nq)
+            1..=self.max_pairs() as usize //@ sriov
         } else {
             0..=0
         }
@@ -610,6 +657,16 @@ impl<'bound> IgbNet<'bound> {
     /// check needs frames pending); DMA out of sync is counted. Any context.
     //@ end
     pub(crate) fn other_causes(&self, dev: &netdev::Device<Self>, icr: u32) {
+        //@ from sriov
+        // A VF's mailbox: answered here, in the second its driver waits. Nothing for the
+        // watchdog, unless another cause came with it.
+        if icr & queue::ICR_VMMB != 0 {
+            self.serve_mailboxes();
+            if icr & queue::ICR_OTHER == 0 {
+                return;
+            }
+        }
+        //@ end
         //@ from datapath
         if icr & queue::ICR_DRSTA != 0 {
             self.device_resets.add(1, Relaxed);
@@ -886,6 +943,10 @@ impl<'bound> IgbNet<'bound> {
                 regs::VFTA::zeroed().with_bits(vfta_word(i, *w)),
             )?;
         }
+        //@ from sriov
+        // With VFs the PF's pool strips tags as CTRL.VME says.
+        self.pool_frame(self.rx_mtu.load(Relaxed).saturating_add(FRAME_OVERHEAD))?;
+        //@ end
         Ok(())
     }
     //@ end
@@ -934,11 +995,12 @@ impl<'bound> IgbNet<'bound> {
                 .with_timer_valid(true)
                 .try_with_timer(0u32)?,
         );
-        for q in 0..usize::from(self.nq) {
-            let v = q as u32 + 1;
-            let row = || regs::IVAR::try_at(q % 8).ok_or(EINVAL);
+        // Each queue pair's vector serves the device's queue it is programmed into.
+        for (q, r) in (0..self.nq).filter_map(|q| Some((q, self.queue_reg(q)?))) {
+            let (v, r) = (u32::from(q) + 1, usize::from(r));
+            let row = || regs::IVAR::try_at(r % 8).ok_or(EINVAL);
             let cur = bar.try_read(row()?)?;
-            let new = if q < 8 {
+            let new = if r < 8 {
                 cur.with_rx_valid(true)
                     .try_with_rx(v)?
                     .with_tx_valid(true)
@@ -974,6 +1036,12 @@ impl<'bound> IgbNet<'bound> {
             );
         }
         //@ end
+        //@ from sriov
+        // The VFs' mailboxes, served by the poll of the "other" vector.
+        if self.vf_count() > 0 {
+            bar.write_reg(regs::IMS::zeroed().with_vmmb(true));
+        }
+        //@ end
     }
 
     //@ from datapath
@@ -1002,9 +1070,14 @@ impl<'bound> IgbNet<'bound> {
     /// Turns RSS on, hashing the addresses and the ports `l4_hash` names.
     fn write_mrqc(&self) -> Result {
         let l4 = self.l4_hash.load(Relaxed);
+        //@ until sriov: let mrqe = 2u32;
+        //@ from sriov
+        // With VFs, frames are sorted into pools (VMDq) and the PF's pool has one queue.
+        let mrqe = if self.vf_count() > 0 { 3u32 } else { 2 };
+        //@ end
         self.hw.bar.write_reg(
             regs::MRQC::zeroed()
-                .try_with_mrqe(2u32)?
+                .try_with_mrqe(mrqe)?
                 .with_ipv4(true)
                 .with_tcp4(l4 & HASH_TCP4 != 0)
                 .with_udp4(l4 & HASH_UDP4 != 0)
@@ -1055,6 +1128,15 @@ impl<'bound> IgbNet<'bound> {
         self.hw
             .bar
             .write_reg(regs::RLPML::zeroed().try_with_len(len)?);
+        //@ from sriov
+        // With VFs the PF's pool has a limit of its own, and the device's is the VFs' largest.
+        if self.vf_count() > 0 {
+            self.hw
+                .bar
+                .write_reg(regs::RLPML::zeroed().try_with_len(crate::sriov::MAX_VF_FRAME)?);
+            self.pool_frame(len)?;
+        }
+        //@ end
         Ok(())
     }
 
@@ -1233,8 +1315,20 @@ impl<'bound> IgbNet<'bound> {
         let bar = &self.hw.bar;
         bar.update(regs::RCTL, |r| r.with_en(false));
         bar.update(regs::TCTL, |t| t.with_en(false));
-        hw::disable_interrupts(bar);
-        for q in 0..usize::from(self.nq) {
+        //@ until sriov: hw::disable_interrupts(bar);
+        //@ from sriov
+        // The VFs' vectors are theirs.
+        bar.write_reg(regs::IMC::zeroed().with_mask(u32::MAX));
+        bar.write_reg(regs::EIMC::zeroed().with_mask(self.hw.pf_vectors()));
+        let _ = bar.read(regs::ICR);
+        //@ end
+        // The device's queues the PF programmed.
+        let regs_used = || {
+            (0..self.nq)
+                .filter_map(|q| self.queue_reg(q))
+                .map(usize::from)
+        };
+        for q in regs_used() {
             if let Some(loc) = regs::RXDCTL::try_at(q) {
                 let _ = bar.try_write(loc, regs::RXDCTL::zeroed());
             }
@@ -1244,7 +1338,7 @@ impl<'bound> IgbNet<'bound> {
         }
         // A queue stops once its pending descriptor work is done: wait until each reports
         // its enable bit clear.
-        for q in 0..usize::from(self.nq) {
+        for q in regs_used() {
             let stopped = read_poll_timeout(
                 || {
                     let rx = bar.try_read(regs::RXDCTL::try_at(q).ok_or(EINVAL)?)?;
@@ -1316,6 +1410,10 @@ impl<'bound> IgbNet<'bound> {
         // left them so since.
         if fresh {
             bar.update(regs::CTRL, |c| c.with_frcspd(false).with_frcdpx(false));
+            //@ from sriov
+            // The reset undid what the VFs asked for: they ask again.
+            self.pools_reset();
+            //@ end
             hw::clear_filters(bar)?; //@ datapath
         }
         //@ from link
@@ -1369,11 +1467,19 @@ impl<'bound> IgbNet<'bound> {
                 .with_cfien(false)
         });
         //@ end
+        //@ from sriov
+        self.configure_pools(self.rx_mtu.load(Relaxed).saturating_add(FRAME_OVERHEAD))?;
+        //@ end
         for v in vectors(dev) {
             //@ from datapath
             let data = v.data();
             if let Role::Queue(q) = data.role {
                 self.make_tx_ring(dev, v, q, rtnl)?;
+                // A queue pair the device is not to read keeps its rings, unused.
+                let Some(reg) = self.queue_reg(q) else {
+                    v.enable(rtnl);
+                    continue;
+                };
                 // The ring is empty (new, or drained by `tear_down`), both halves at its head:
                 // descriptor 0 unless the reset there failed.
                 let (tx_base, tx_size, tx_head) = dev
@@ -1384,8 +1490,9 @@ impl<'bound> IgbNet<'bound> {
                             .map(|r| (r.ring().shared().dma_base(), r.ring().size(), r.head()))
                     })
                     .ok_or(EINVAL)?;
-                self.configure_tx_ring(q, tx_base, tx_size, tx_head)?;
+                self.configure_tx_ring(reg, tx_base, tx_size, tx_head)?;
                 if let Some(mut g) = dev.lock_tx(u32::from(q), &*rtnl) {
+                    g.reg = reg;
                     g.live = true;
                 }
                 // The ring is cleared below, so it is filled with buffers of this layout only.
@@ -1394,11 +1501,12 @@ impl<'bound> IgbNet<'bound> {
                     .with_state(rtnl, |_, st, _| {
                         st.as_mut().map(|rx| {
                             rx.clear();
+                            rx.set_reg(reg);
                             (rx.dma_base(), rx.size())
                         })
                     })?
                     .ok_or(EINVAL)?;
-                //@ until xsk: self.configure_rx_ring(q, base, size)?;
+                //@ until xsk: self.configure_rx_ring(reg, base, size)?;
                 //@ from xsk
                 // Zero-copy on a queue an AF_XDP socket bound, while a program is attached to
                 // run on its frames (as C igb does); the device writes frames as long as the
@@ -1416,7 +1524,7 @@ impl<'bound> IgbNet<'bound> {
                 } else {
                     RX_BUF_LEN
                 };
-                self.configure_rx_ring(q, base, size, buf_len)?;
+                self.configure_rx_ring(reg, base, size, buf_len)?;
                 //@ end
                 // A queue out of use gets its pages when `ethtool -L` puts it to use.
                 if u32::from(q) < self.active.load(Relaxed) {
@@ -1459,6 +1567,8 @@ impl<'bound> IgbNet<'bound> {
         self.reset_failures.store(0, Relaxed);
         self.reset_not_before.store(0, Relaxed);
         //@ end
+        // The VFs may reset now.
+        self.pools_ready(); //@ sriov
         Ok(())
     }
 
@@ -1524,7 +1634,7 @@ impl<'bound> IgbNet<'bound> {
     //@ from datapath
     /// Rebuilds the rings and reprograms the device while the interface stays up: what is
     /// queued for transmit is dropped, the link is kept.
-    fn reset(&self, dev: &netdev::Device<Self>, rtnl: &mut Rtnl) -> Result {
+    pub(crate) fn reset(&self, dev: &netdev::Device<Self>, rtnl: &mut Rtnl) -> Result {
         self.resets.add(1, Relaxed);
         let _ = self.tear_down(dev, rtnl, Teardown::Full);
         self.bring_up(dev, rtnl, true).inspect_err(|_| {
@@ -1575,6 +1685,12 @@ impl<'bound> IgbNet<'bound> {
                 other.data().check_link(dev, rtnl, link_event);
             }
         }
+        //@ from sriov
+        // The VFs look at the link when the PF tells them something.
+        if link_event {
+            self.ping_vfs();
+        }
+        //@ end
         //@ from ptp
         // A frame that waits for its TX timestamp with no poll to come is given up here, and
         // an RX timestamp no frame took is freed.
@@ -1797,27 +1913,28 @@ impl<'bound> netdev::Operations for IgbNet<'bound> {
 
     //@ from datapath
     fn set_rx_mode(dev: &netdev::Device<Self>, mode: &RxMode<'_>) {
-        let bar = &dev.data().hw.bar;
+        let this = dev.data();
+        let bar = &this.hw.bar;
         let mut mta = [0u32; 128];
         mode.for_each_mc_addr(|a| {
             let h = hw::mta_hash(a);
             mta[(h >> 5) as usize & 127] |= 1 << (h & 31);
         });
-        for (i, w) in mta.iter().enumerate() {
-            if let Some(loc) = regs::MTA::try_at(i) {
-                let _ = bar.try_write(loc, regs::MTA::zeroed().with_bits(*w));
-            }
-        }
+        //@ until sriov: hw::write_mta(bar, &mta);
+        //@ from sriov
+        this.vf_table.lock().set_pf_mta(bar, &mta);
+        //@ end
         // The secondary unicast addresses (upper devices', `bridge fdb add ... self`) take
-        // receive address slots 1..23. An address keeps its slot while it stays on the list:
-        // only slots whose address comes or goes are written, so that the others never stop
-        // matching. More addresses than slots turn on unicast promiscuous mode.
-        // A slot that cannot be read counts as holding an address no list has (broadcast), so
-        // that it is emptied.
+        // receive address slots 1..23 (with VFs, those the VFs do not take). An address keeps
+        // its slot while it stays on the list: only slots whose address comes or goes are
+        // written, so that the others never stop matching. More addresses than slots turn on
+        // unicast promiscuous mode. A slot that cannot be read counts as holding an address
+        // no list has (broadcast), so that it is emptied.
         let mut slot: [Option<[u8; 6]>; hw::UC_SLOTS] =
             core::array::from_fn(|i| hw::read_rar(bar, i + 1).unwrap_or(Some([0xff; 6])));
         // The port's own address, which a bridge lists too, is slot 0's.
         let own = hw::read_rar0(bar).0;
+        let slots = this.uc_slots();
         let mut kept = [false; hw::UC_SLOTS];
         let mut new = [[0u8; 6]; hw::UC_SLOTS];
         let mut n_new = 0;
@@ -1826,16 +1943,16 @@ impl<'bound> netdev::Operations for IgbNet<'bound> {
             if *a == own {
                 return;
             }
-            if let Some(i) = (0..hw::UC_SLOTS).find(|&i| !kept[i] && slot[i] == Some(*a)) {
+            if let Some(i) = (0..slots).find(|&i| !kept[i] && slot[i] == Some(*a)) {
                 kept[i] = true;
-            } else if n_new < hw::UC_SLOTS {
+            } else if n_new < slots {
                 new[n_new] = *a;
                 n_new += 1;
             } else {
                 overflow = true;
             }
         });
-        for i in 0..hw::UC_SLOTS {
+        for i in 0..slots {
             if slot[i].is_some() && !kept[i] && hw::set_rar(bar, i + 1, None).is_ok() {
                 slot[i] = None;
             }
@@ -1843,8 +1960,8 @@ impl<'bound> netdev::Operations for IgbNet<'bound> {
         // An address that finds no slot, or whose slot cannot be written, is received in
         // unicast promiscuous mode.
         for a in &new[..n_new] {
-            match (0..hw::UC_SLOTS).find(|&i| slot[i].is_none()) {
-                Some(i) if hw::set_rar(bar, i + 1, Some(a)).is_ok() => slot[i] = Some(*a),
+            match (0..slots).find(|&i| slot[i].is_none()) {
+                Some(i) if this.set_uc_rar(i + 1, a).is_ok() => slot[i] = Some(*a),
                 _ => overflow = true,
             }
         }
@@ -1856,6 +1973,10 @@ impl<'bound> netdev::Operations for IgbNet<'bound> {
                 .with_mpe(allmulti)
                 .with_vfe(!promisc)
         });
+        //@ from sriov
+        // With VFs the pool's own bits count.
+        let _ = this.pool_promisc(promisc || overflow, allmulti);
+        //@ end
     }
     //@ end
 
@@ -1870,7 +1991,7 @@ impl<'bound> netdev::Operations for IgbNet<'bound> {
         // where `set_rx_mode` would receive it in unicast promiscuous mode. One already on the
         // list takes no room (C igb refuses it too).
         let (n, listed) = req.uc_state();
-        if req.adds_unicast() && !listed && n >= hw::UC_SLOTS {
+        if req.adds_unicast() && !listed && n >= dev.data().uc_slots() {
             extack.set_msg(c"no receive address slot left for another unicast address");
             dev_err!(
                 dev.data().hw.pdev,
@@ -1886,7 +2007,12 @@ impl<'bound> netdev::Operations for IgbNet<'bound> {
 
     //@ from datapath
     fn set_mac_address(dev: &netdev::Device<Self>, _rtnl: &mut Rtnl, addr: &MacAddress) -> Result {
-        hw::set_rar0(&dev.data().hw.bar, &MacAddr(*addr))
+        //@ until sriov: hw::set_rar0(&dev.data().hw.bar, &MacAddr(*addr))
+        //@ from sriov
+        hw::set_rar0(&dev.data().hw.bar, &MacAddr(*addr))?;
+        // With VFs, in the PF's pool.
+        dev.data().set_pf_pool(0)
+        //@ end
     }
     //@ end
 
@@ -2212,7 +2338,8 @@ impl<'bound> ethtool::Operations for IgbNet<'bound> {
         // The link has a vector of its own only with MSI-X.
         let other = u32::from(this.hw.msix);
         Channels {
-            max_combined: u32::from(this.nq),
+            //@ until sriov: max_combined: u32::from(this.nq),
+            max_combined: this.max_pairs(), //@ sriov
             combined_count: this.active.load(Relaxed),
             max_other: other,
             other_count: other,

@@ -319,7 +319,28 @@ pub(crate) struct Hw<'bound> {
     /// One MSI-X vector per NAPI instance; otherwise a single MSI or INTx interrupt for all,
     /// told apart by their ICR causes.
     pub(crate) msix: bool,
+    //@ from sriov
+    /// How many VFs the PF serves, also the number of its pool: 0 without SR-IOV. Changed
+    /// under RTNL.
+    pub(crate) vfs: Atomic<u32>,
+    //@ end
 }
+
+//@ from sriov
+impl Hw<'_> {
+    /// The vector bits (EIMS) that are the PF's. With VFs the device routes the upper ones to
+    /// the VFs (three each, from bit 24 down) and the PF uses two: "other" and its one queue
+    /// pair. Without VFs, all.
+    #[inline]
+    pub(crate) fn pf_vectors(&self) -> u32 {
+        if self.vfs.load(Relaxed) == 0 {
+            u32::MAX
+        } else {
+            0b11
+        }
+    }
+}
+//@ end
 
 /// What [`Hw::vector_irqs`] does to the interrupts of some vectors.
 pub(crate) enum IrqOp {
@@ -335,6 +356,7 @@ impl Hw<'_> {
     #[inline]
     pub(crate) fn vector_irqs(&self, op: IrqOp, bits: u32) {
         let bar = &self.bar;
+        let bits = bits & self.pf_vectors(); //@ sriov
         match (self.msix, op) {
             (true, IrqOp::Unmask) => bar.write_reg(regs::EIMS::zeroed().with_mask(bits)),
             (true, IrqOp::Mask) => bar.write_reg(regs::EIMC::zeroed().with_mask(bits)),
@@ -359,6 +381,10 @@ pub(crate) const ICR_DOUTSYNC: u32 = 1 << 28;
 /// Device reset asserted (firmware, a BMC, or a reset of the function): rings and masks are
 /// gone.
 pub(crate) const ICR_DRSTA: u32 = 1 << 30;
+//@ from sriov
+/// A VF's mailbox message, acknowledgment or reset.
+pub(crate) const ICR_VMMB: u32 = 1 << 8;
+//@ end
 /// The causes vector 0 serves besides the queues' own.
 pub(crate) const ICR_OTHER: u32 = ICR_LSC | ICR_DOUTSYNC | ICR_DRSTA;
 
@@ -609,6 +635,12 @@ pub(crate) struct TxQueueData<'bound> {
     /// Whether the device reads the ring: set once it is programmed, cleared before it is
     /// stopped. Nothing is queued while it is clear.
     pub(crate) live: bool,
+    /// The device's queue (register block) the ring is programmed into.
+    //@ from sriov
+    /// The queue's, or with VFs the PF's pool's.
+    //@ end
+    /// Set with `live`.
+    pub(crate) reg: u16,
 }
 
 //@ from xdp
@@ -713,13 +745,13 @@ pub(crate) fn drain_tx(tx: &mut TxClean<'_>) {
 }
 
 impl<'bound> TxQueueData<'bound> {
-    /// Tells the device about every descriptor queued on TX queue `q`, this data's, if it
-    /// reads the ring.
-    fn ring_doorbell(&self, bar: &Bar0<'_>, q: u16) {
+    /// Tells the device about every descriptor queued on this data's TX queue, if it reads
+    /// the ring.
+    fn ring_doorbell(&self, bar: &Bar0<'_>) {
         if let Some(ring) = self.ring.as_ref().filter(|_| self.live) {
             // Descriptors must be visible before the doorbell.
             dma_mb(Write);
-            crate::hw::write_tail(bar, TailReg::Tx, q, ring.head());
+            crate::hw::write_tail(bar, TailReg::Tx, self.reg, ring.head());
         }
     }
 
@@ -825,6 +857,11 @@ impl<'bound> TxQueueData<'bound> {
 /// The RX ring of a queue vector: owned by its NAPI poll.
 pub(crate) struct RxRing {
     queue: u16,
+    /// The device's queue (register block) it is programmed into.
+    //@ from sriov
+    /// The queue, or with VFs the PF's pool's.
+    //@ end
+    reg: u16,
     /// Two 64-bit words per descriptor (read format: buffer, header buffer; write-back:
     /// packet info and RSS hash, then status/errors and length).
     desc: DescRing,
@@ -882,6 +919,7 @@ impl RxRing {
         }
         Ok(Self {
             queue,
+            reg: queue,
             desc,
             pages,
             size,
@@ -897,6 +935,11 @@ impl RxRing {
 
     pub(crate) fn dma_base(&self) -> u64 {
         self.desc.dma_base()
+    }
+
+    /// Which of the device's queues the ring is programmed into (`bring_up`).
+    pub(crate) fn set_reg(&mut self, reg: u16) {
+        self.reg = reg;
     }
 
     pub(crate) fn size(&self) -> u32 {
@@ -948,7 +991,7 @@ impl RxRing {
         if self.next_to_use != self.tail {
             // Descriptors must be visible before the device sees the new tail.
             dma_mb(Write);
-            crate::hw::write_tail(bar, TailReg::Rx, self.queue, self.next_to_use);
+            crate::hw::write_tail(bar, TailReg::Rx, self.reg, self.next_to_use);
             self.tail = self.next_to_use;
         }
     }
@@ -1377,7 +1420,7 @@ impl<'bound> VectorData<'bound> {
         // The queue sends: the stack's TX watchdog must not take it for stuck when `XDP_TX`
         // alone keeps its ring full (and `start_xmit` stops it).
         g.trans_update();
-        g.ring_doorbell(&self.hw.bar, q);
+        g.ring_doorbell(&self.hw.bar);
     }
     //@ end
 
@@ -1420,7 +1463,7 @@ impl<'bound> VectorData<'bound> {
         }
         if flush {
             // Also for frames queued by earlier calls without the flag.
-            g.ring_doorbell(&self.hw.bar, q);
+            g.ring_doorbell(&self.hw.bar);
         }
         drop(g);
         self.stats.xdp_xmit.add(sent, Relaxed);
@@ -1983,7 +2026,7 @@ impl<'bound> VectorData<'bound> {
         if n > 0 {
             // The queue sends: the stack's TX watchdog must not take it for stuck.
             g.trans_update();
-            g.ring_doorbell(&self.hw.bar, q);
+            g.ring_doorbell(&self.hw.bar);
         }
         // The socket wakes the queue when it queues more (`sendto()`).
         xsk.tx_need_wakeup(true);
@@ -2312,7 +2355,7 @@ fn xmit_dropped<'x>(
 ) -> netdev::Xmit<'x> {
     tx_count(dev, q, |s| &s.tx_dropped);
     if !xq.more() || xq.queue().xmit_stopped() {
-        data.ring_doorbell(&dev.data().hw.bar, q);
+        data.ring_doorbell(&dev.data().hw.bar);
     }
     netdev::Xmit::Ok
 }
@@ -2333,6 +2376,7 @@ fn xmit_frame<'x, const STAMP: bool>(
     q: u16,
 ) -> Option<netdev::Xmit<'x>> {
     let txq = xq.queue();
+    let reg = data.reg;
 
     // A ring the device does not read (after a failed reset, until the watchdog's next)
     // takes nothing.
@@ -2483,7 +2527,7 @@ fn xmit_frame<'x, const STAMP: bool>(
     if !xq.more() || txq.xmit_stopped() {
         // Descriptors must be visible before the doorbell.
         dma_mb(Write);
-        crate::hw::write_tail(&dev.data().hw.bar, TailReg::Tx, q, i);
+        crate::hw::write_tail(&dev.data().hw.bar, TailReg::Tx, reg, i);
     }
     Some(netdev::Xmit::Ok)
 }

@@ -183,6 +183,10 @@ register! {
         30:30 drsta => bool;
         /// DMA out of sync.
         28:28 doutsync => bool;
+        //@ from sriov
+        /// A virtual function's mailbox message, acknowledgment or reset.
+        8:8 vmmb => bool;
+        //@ end
         /// Link status change.
         2:2 lsc => bool;
         31:0 mask;
@@ -466,6 +470,10 @@ register! {
     pub(crate) RAH(u32)[16, stride = 8] @ 0x5404 {
         /// Address valid.
         31:31 av => bool;
+        //@ from sriov
+        /// With VMDq: the pools (one bit each) that receive frames to this address.
+        25:18 pools;
+        //@ end
         15:0 addr;
     }
 
@@ -477,6 +485,7 @@ register! {
     /// Receive Address High, entry 16..23.
     pub(crate) RAH_HI(u32)[8, stride = 8] @ 0x54e4 {
         31:31 av => bool;
+        25:18 pools; //@ sriov
         15:0 addr;
     }
 
@@ -629,6 +638,86 @@ register! {
     /// Source Port Queue Filter: the source port of a five-tuple filter.
     pub(crate) SPQF(u32)[8] @ 0x5960 {
         15:0 port;
+    }
+    //@ end
+
+    //@ from sriov
+    /// Mailbox memory: 16 words for each virtual function.
+    pub(crate) VMBMEM(u32)[128] @ 0x0800 {
+        31:0 word;
+    }
+
+    /// The PF's side of a virtual function's mailbox.
+    pub(crate) P2VMAILBOX(u32)[8] @ 0x0c00 {
+        /// The PF holds the buffer (reads back 0 while the VF holds it); a write without it
+        /// releases it.
+        3:3 pfu => bool;
+        /// The VF holds the buffer.
+        2:2 vfu => bool;
+        /// Acknowledges the VF's message.
+        1:1 ack => bool;
+        /// Tells the VF a message is in the buffer.
+        0:0 sts => bool;
+    }
+
+    /// Mailbox events per VF, cleared by writing them back: messages (bits 7:0) and
+    /// acknowledgments (bits 23:16).
+    pub(crate) MBVFICR(u32) @ 0x0c80 {
+        31:0 bits;
+    }
+
+    /// Mailbox interrupt mask, one bit per VF.
+    pub(crate) MBVFIMR(u32) @ 0x0c84 {
+        31:0 mask;
+    }
+
+    /// VF function level reset events, one bit per VF, cleared by writing them back.
+    pub(crate) VFLRE(u32) @ 0x0c88 {
+        31:0 bits;
+    }
+
+    /// Receive enable, one bit per pool (the PF's pool included).
+    pub(crate) VFRE(u32) @ 0x0c8c {
+        31:0 pools;
+    }
+
+    /// Transmit enable, one bit per pool (the PF's pool included).
+    pub(crate) VFTE(u32) @ 0x0c90 {
+        31:0 pools;
+    }
+
+    /// Virtualization control.
+    pub(crate) VT_CTL(u32) @ 0x581c {
+        /// Replicate broadcast and multicast frames to every pool that accepts them.
+        30:30 repl_en => bool;
+        /// The pool of received unicast frames no address filter claimed.
+        9:7 def_pool;
+    }
+
+    /// VM offload control, per pool: what the pool accepts.
+    pub(crate) VMOLR(u32)[8] @ 0x5ad0 {
+        /// Strip the VLAN tag.
+        30:30 strvlan => bool;
+        /// Accept every multicast frame.
+        28:28 mpme => bool;
+        /// Accept broadcast frames.
+        27:27 bam => bool;
+        /// Accept unicast frames the unicast hash table matches.
+        26:26 rope => bool;
+        /// Accept multicast frames the multicast table matches.
+        25:25 rompe => bool;
+        /// Accept untagged frames.
+        24:24 aupe => bool;
+        /// Frames up to `rlpml` bytes (rather than 1522).
+        16:16 lpe => bool;
+        /// Longest frame the pool accepts, with `lpe`.
+        13:0 rlpml;
+    }
+
+    /// DMA TX switch control.
+    pub(crate) DTXSWC(u32) @ 0x3500 {
+        /// Frames from one pool to another's address are switched inside the device.
+        31:31 loopback => bool;
     }
     //@ end
 }
