@@ -7,7 +7,7 @@
 # The whole guest suite runs on the production kernel; the debug kernel
 # (scripts/kconfig/debug.config: KASAN, lockdep, UBSAN, DMA-API debugging, ...)
 # runs the parts that drive every lock and DMA path: boot (the Rust doctests),
-# probe and the stress part (netpoll, shared skbs, allocation failures, every
+# probe, XDP, AF_XDP, SR-IOV (the mailbox lock), PTP and the stress part (netpoll, shared skbs, allocation failures, every
 # reconfiguration racing traffic and netlink dumps, teardown under traffic),
 # with fewer repetitions and 16 MB transfers. Measured under TCG on a 2-core
 # host (2026-12-02): the production suite takes 11 to 13 minutes, the debug
@@ -172,7 +172,7 @@ run_suite() {	# run_suite production|debug|arm64 NAME [PARTS]: boots one guest
 		if [ "$DEBUG_SUITE" = full ]; then
 			limit=6000
 		else
-			genv=(TESTS="${parts:-${TESTS:-boot probe xdp xsk ptp stress}}"
+			genv=(TESTS="${parts:-${TESTS:-boot probe xdp xsk sriov ptp stress}}"
 				STRESS_CYCLES="${STRESS_CYCLES:-5}" PROBE_CYCLES="${PROBE_CYCLES:-3}"
 				SELFTEST_SCRIPTS="${SELFTEST_SCRIPTS:-stats.py queues.py}"
 				STRESS_ROUNDS="${STRESS_ROUNDS:-1}" STRESS_PARTS="${STRESS_PARTS:-}"
