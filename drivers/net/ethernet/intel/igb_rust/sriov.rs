@@ -249,9 +249,8 @@ impl IgbNet<'_> {
         Ok(())
     }
 
-    /// The PF's pool accepts frames up to `frame` bytes and strips VLAN tags as CTRL.VME
-    /// says (the MTU or the features changed).
-    pub(crate) fn pool_frame(&self, frame: u32) -> Result {
+    /// Rewrites the PF's pool register (VMOLR) with `f`; nothing without VFs.
+    fn update_pf_pool(&self, f: impl FnOnce(regs::VMOLR) -> Result<regs::VMOLR>) -> Result {
         let n = self.vf_count();
         if n == 0 {
             return Ok(());
@@ -259,21 +258,20 @@ impl IgbNet<'_> {
         let bar = &self.hw.bar;
         let loc = || regs::VMOLR::try_at(usize::from(n)).ok_or(EINVAL);
         let cur = bar.try_read(loc()?)?;
-        let new = vmolr(frame, true, cur.mpme(), bar.read(regs::CTRL).vme())?;
-        bar.try_write(loc()?, new.with_rope(cur.rope()))
+        bar.try_write(loc()?, f(cur)?)
+    }
+
+    /// The PF's pool accepts frames up to `frame` bytes and strips VLAN tags as CTRL.VME
+    /// says (the MTU or the features changed).
+    pub(crate) fn pool_frame(&self, frame: u32) -> Result {
+        let strip = self.hw.bar.read(regs::CTRL).vme();
+        self.update_pf_pool(|cur| Ok(vmolr(frame, true, cur.mpme(), strip)?.with_rope(cur.rope())))
     }
 
     /// The PF's pool receives every unicast frame the hash table matches (`upe`: promiscuous
     /// on real hardware), every multicast frame (`mpe`).
     pub(crate) fn pool_promisc(&self, upe: bool, mpe: bool) -> Result {
-        let n = self.vf_count();
-        if n == 0 {
-            return Ok(());
-        }
-        let bar = &self.hw.bar;
-        let loc = || regs::VMOLR::try_at(usize::from(n)).ok_or(EINVAL);
-        let cur = bar.try_read(loc()?)?;
-        bar.try_write(loc()?, cur.with_rope(upe).with_mpme(mpe))
+        self.update_pf_pool(|cur| Ok(cur.with_rope(upe).with_mpme(mpe)))
     }
 
     /// Puts the address in receive address slot `i` in the PF's pool, with VFs.
