@@ -197,17 +197,6 @@ impl netdev::pci::Driver for IgbDriver {
             vfs: Atomic::new(0),
         };
         let hw = Arc::new(hw, GFP_KERNEL)?;
-        // The PF keeps a pool of the 8 for itself, and VFs need its MSI-X "other" vector.
-        if msix && pdev.sriov_get_totalvfs().is_some() {
-            if let Err(e) = pdev.sriov_set_totalvfs(sriov::MAX_VFS) {
-                dev_warn!(
-                    pdev,
-                    "cannot limit the VFs to {}: {:?}\n",
-                    sriov::MAX_VFS,
-                    e
-                );
-            }
-        }
         //@ end
         let config = Config {
             //@ until ethtool: ethtool: None,
@@ -254,6 +243,20 @@ impl netdev::pci::Driver for IgbDriver {
             .inspect_err(|e| dev_err!(pdev, "cannot register the interface: {:?}\n", e))?;
         // Ours from now on (`open` sets it again after each MAC reset; remove clears it).
         hw::set_driver_loaded(&hw.bar, true);
+        //@ from sriov
+        // The PF keeps a pool of the 8 for itself, and VFs need its MSI-X "other" vector. Set
+        // once registered: a probe that fails leaves no limit behind.
+        if msix && pdev.sriov_get_totalvfs().is_some() {
+            if let Err(e) = pdev.sriov_set_totalvfs(sriov::MAX_VFS) {
+                dev_warn!(
+                    pdev,
+                    "cannot limit the VFs to {}: {:?}\n",
+                    sriov::MAX_VFS,
+                    e
+                );
+            }
+        }
+        //@ end
         Ok(registered)
     }
 
@@ -303,8 +306,11 @@ impl netdev::pci::Driver for IgbDriver {
             sriov.disable().inspect_err(|e| {
                 dev_err!(pdev, "VFs assigned to guests stay enabled: {:?}\n", e);
             })?;
-            Rtnl::with_lock(|rtnl| this.set_vf_count(dev, rtnl, 0))?;
-            dev_info!(pdev, "SR-IOV disabled\n");
+            // The VFs are gone: whatever happens to the PF now, none is enabled.
+            match Rtnl::with_lock(|rtnl| this.set_vf_count(dev, rtnl, 0)) {
+                Ok(()) => dev_info!(pdev, "SR-IOV disabled\n"),
+                Err(e) => dev_err!(pdev, "SR-IOV disabled; the PF did not come up: {:?}\n", e),
+            }
             return Ok(0);
         };
         if !this.hw.msix {

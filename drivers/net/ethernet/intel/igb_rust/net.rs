@@ -1252,7 +1252,10 @@ impl<'bound> IgbNet<'bound> {
     /// Writes [`IgbNet::drop_en`] to every RX queue, e.g. after `ethtool -A`.
     fn apply_drop_en(&self) -> Result {
         let drop = self.drop_en();
-        for q in 0..usize::from(self.nq) {
+        for q in (0..self.nq)
+            .filter_map(|q| self.queue_reg(q))
+            .map(usize::from)
+        {
             let loc = || regs::SRRCTL::try_at(q).ok_or(EINVAL);
             let cur = self.hw.bar.try_read(loc()?)?;
             self.hw.bar.try_write(loc()?, cur.with_drop_en(drop))?;
@@ -1634,7 +1637,7 @@ impl<'bound> IgbNet<'bound> {
     //@ from datapath
     /// Rebuilds the rings and reprograms the device while the interface stays up: what is
     /// queued for transmit is dropped, the link is kept.
-    pub(crate) fn reset(&self, dev: &netdev::Device<Self>, rtnl: &mut Rtnl) -> Result {
+    fn reset(&self, dev: &netdev::Device<Self>, rtnl: &mut Rtnl) -> Result {
         self.resets.add(1, Relaxed);
         let _ = self.tear_down(dev, rtnl, Teardown::Full);
         self.bring_up(dev, rtnl, true).inspect_err(|_| {
@@ -1644,6 +1647,26 @@ impl<'bound> IgbNet<'bound> {
         dev.sync_rx_mode(rtnl);
         Ok(())
     }
+
+    //@ from sriov
+    /// Stops the device, makes `change` (which may change its queues and their layout) and
+    /// brings it up again from a MAC reset, the link kept; as [`IgbNet::reset`], without
+    /// counting one.
+    pub(crate) fn reset_with(
+        &self,
+        dev: &netdev::Device<Self>,
+        rtnl: &mut Rtnl,
+        change: impl FnOnce(&mut Rtnl) -> Result,
+    ) -> Result {
+        let _ = self.tear_down(dev, rtnl, Teardown::Full);
+        let r = change(rtnl);
+        self.bring_up(dev, rtnl, true).inspect_err(|_| {
+            let _ = self.tear_down(dev, rtnl, Teardown::Full);
+        })?;
+        dev.sync_rx_mode(rtnl);
+        r
+    }
+    //@ end
     //@ end
 
     //@ from datapath
@@ -1968,10 +1991,16 @@ impl<'bound> netdev::Operations for IgbNet<'bound> {
         let promisc = mode.promisc();
         let allmulti = promisc || mode.allmulti();
         // Promiscuous means every VLAN too; unicast promiscuous for want of slots does not.
+        //@ until sriov: let vfe = !promisc;
+        //@ from sriov
+        // With VFs a tagged frame would reach a pool only through its VLAN pool entries (VLVF),
+        // which are not programmed: the filter is off, the pools take tagged frames by address.
+        let vfe = !promisc && this.vf_count() == 0;
+        //@ end
         bar.update(regs::RCTL, |r| {
             r.with_upe(promisc || overflow)
                 .with_mpe(allmulti)
-                .with_vfe(!promisc)
+                .with_vfe(vfe)
         });
         //@ from sriov
         // With VFs the pool's own bits count.
@@ -2315,7 +2344,11 @@ impl<'bound> xdp::Operations for IgbNet<'bound> {
         if !dev.carrier_ok() {
             return Err(ENETDOWN);
         }
-        let nq = u32::from(dev.data().nq).max(1);
+        //@ until sriov: let nq = u32::from(dev.data().nq).max(1);
+        //@ from sriov
+        // With VFs, only the PF's pair is programmed.
+        let nq = dev.data().max_pairs().max(1);
+        //@ end
         let q = kernel::cpu::CpuId::current().as_u32() % nq;
         let v = dev.napi(q as usize + 1).ok_or(ENXIO)?.data();
         v.xdp_xmit(dev, q as u16, frames, flush)
@@ -2960,6 +2993,21 @@ impl<'bound> ethtool::Operations for IgbNet<'bound> {
         let this = dev.data();
         // First, before the offline tests reset the MAC and the link renegotiates.
         let link = u64::from(!hw::link_up(&this.hw.bar));
+        //@ from sriov
+        // The offline tests write the registers of queue 0, a VF's with VFs: not run, failed.
+        if offline && this.vf_count() > 0 {
+            dev_warn!(
+                this.hw.pdev,
+                "{}: offline tests not run with VFs enabled\n",
+                dev.name()
+            );
+            let out = [1, 1, 1, link];
+            for (slot, v) in results.iter_mut().zip(out) {
+                *slot = v;
+            }
+            return false;
+        }
+        //@ end
         let [regs, nvm, irq] = if offline {
             this.offline_tests(dev, rtnl)
         } else {

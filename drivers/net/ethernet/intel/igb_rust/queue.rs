@@ -857,11 +857,12 @@ impl<'bound> TxQueueData<'bound> {
 /// The RX ring of a queue vector: owned by its NAPI poll.
 pub(crate) struct RxRing {
     queue: u16,
-    /// The device's queue (register block) it is programmed into.
+    /// The device's queue (register block) it is programmed into, if any: set by `bring_up`,
+    /// cleared with the ring. No tail is written without one.
     //@ from sriov
-    /// The queue, or with VFs the PF's pool's.
+    /// The queue, or with VFs the PF's pool's; none for the queues the PF then gives up.
     //@ end
-    reg: u16,
+    reg: Option<u16>,
     /// Two 64-bit words per descriptor (read format: buffer, header buffer; write-back:
     /// packet info and RSS hash, then status/errors and length).
     desc: DescRing,
@@ -919,7 +920,7 @@ impl RxRing {
         }
         Ok(Self {
             queue,
-            reg: queue,
+            reg: None,
             desc,
             pages,
             size,
@@ -939,7 +940,7 @@ impl RxRing {
 
     /// Which of the device's queues the ring is programmed into (`bring_up`).
     pub(crate) fn set_reg(&mut self, reg: u16) {
-        self.reg = reg;
+        self.reg = Some(reg);
     }
 
     pub(crate) fn size(&self) -> u32 {
@@ -991,7 +992,9 @@ impl RxRing {
         if self.next_to_use != self.tail {
             // Descriptors must be visible before the device sees the new tail.
             dma_mb(Write);
-            crate::hw::write_tail(bar, TailReg::Rx, self.reg, self.next_to_use);
+            if let Some(reg) = self.reg {
+                crate::hw::write_tail(bar, TailReg::Rx, reg, self.next_to_use);
+            }
             self.tail = self.next_to_use;
         }
     }
@@ -1073,6 +1076,8 @@ impl RxRing {
         self.next_to_clean = 0;
         self.next_to_use = 0;
         self.tail = 0;
+        // Programmed again, if at all, by the next `bring_up`.
+        self.reg = None;
     }
 }
 

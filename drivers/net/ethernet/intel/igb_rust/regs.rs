@@ -718,6 +718,15 @@ register! {
     pub(crate) DTXSWC(u32) @ 0x3500 {
         /// Frames from one pool to another's address are switched inside the device.
         31:31 loopback => bool;
+        /// MAC anti-spoofing, one bit per pool: a frame whose source address is not one of
+        /// its pool's receive addresses is dropped.
+        7:0 mac_spoof;
+    }
+
+    /// Queue drop enable, one bit per queue: a full queue drops what reaches it, instead of
+    /// holding up the packet buffer that every pool shares.
+    pub(crate) QDE(u32) @ 0x2408 {
+        31:0 queues;
     }
     //@ end
 }

@@ -234,7 +234,16 @@ impl IgbNet<'_> {
                 .with_repl_en(true)
                 .try_with_def_pool(u32::from(n))?,
         );
-        bar.write_reg(regs::DTXSWC::zeroed().with_loopback(true));
+        // The VFs send from their own addresses only; a VF that stops refilling its ring
+        // drops its frames instead of stalling the others (both on real hardware: QEMU's model
+        // does neither).
+        let vfs = (1u32 << n) - 1;
+        bar.write_reg(
+            regs::DTXSWC::zeroed()
+                .with_loopback(true)
+                .try_with_mac_spoof(vfs)?,
+        );
+        bar.write_reg(regs::QDE::zeroed().with_queues(0xffffu32));
         bar.try_write(
             regs::VMOLR::try_at(usize::from(n)).ok_or(EINVAL)?,
             vmolr(frame, true, false, bar.read(regs::CTRL).vme())?,
@@ -313,28 +322,52 @@ impl IgbNet<'_> {
     pub(crate) fn ping_vfs(&self) {
         let bar = &self.hw.bar;
         let t = self.vf_table.lock();
-        for v in t.vfs() {
+        // A request in the buffer is served first (the mailbox interrupt follows).
+        let pending = bar.read(regs::MBVFICR).bits().get();
+        for v in t.vfs().filter(|v| pending & v.bit() == 0) {
             let cts = if t.vf[v.index()].cts { MSG_CTS } else { 0 };
             let _ = self.post(bar, v, &[MSG_PF_CONTROL | cts]);
         }
     }
 
     /// Sets the PF up for `n` VFs (0: none) under RTNL: one queue pair with VFs, the pools on
-    /// the next bring-up (now, if the interface is up). If that fails with VFs, the PF goes
-    /// back to none.
+    /// the next bring-up. A running device is stopped first and brought up again for the new
+    /// layout: nothing runs meanwhile on queues the PF gives up or takes. If that fails with
+    /// VFs, the PF goes back to none.
     pub(crate) fn set_vf_count(
         &self,
         dev: &netdev::Device<Self>,
         rtnl: &mut netdev::Rtnl,
         n: u16,
     ) -> Result {
-        let r = self.apply_vf_count(dev, rtnl, n);
+        // A socket would stay bound to a queue the device no longer reads.
+        let xsk =
+            (1..usize::from(self.nq)).any(|q| dev.napi(q + 1).is_some_and(|v| v.xsk_bound(rtnl)));
+        if n > 0 && xsk {
+            dev_err!(
+                self.hw.pdev,
+                "{}: an AF_XDP socket is bound to a queue other than 0: no VFs\n",
+                dev.name()
+            );
+            return Err(EBUSY);
+        }
+        let r = if dev.is_running() {
+            self.reset_with(dev, rtnl, |rtnl| self.apply_vf_count(dev, rtnl, n))
+        } else {
+            self.apply_vf_count(dev, rtnl, n)
+        };
         if r.is_err() && n > 0 {
-            let _ = self.apply_vf_count(dev, rtnl, 0);
+            let _ = if dev.is_running() {
+                self.reset_with(dev, rtnl, |rtnl| self.apply_vf_count(dev, rtnl, 0))
+            } else {
+                self.apply_vf_count(dev, rtnl, 0)
+            };
         }
         r
     }
 
+    /// Records `n` VFs and gives the stack and RSS the queue pairs that go with it; the
+    /// device is stopped or down.
     fn apply_vf_count(
         &self,
         dev: &netdev::Device<Self>,
@@ -356,17 +389,14 @@ impl IgbNet<'_> {
         };
         self.hw.vfs.store(u32::from(n), Relaxed);
         let now = <Self as ethtool::Operations>::get_channels(dev);
-        if now.combined_count != active {
-            let want = Channels {
-                combined_count: active,
-                ..now
-            };
-            <Self as ethtool::Operations>::set_channels(dev, rtnl, want)?;
+        if now.combined_count == active {
+            return Ok(());
         }
-        if dev.is_running() {
-            self.reset(dev, rtnl)?;
-        }
-        Ok(())
+        let want = Channels {
+            combined_count: active,
+            ..now
+        };
+        <Self as ethtool::Operations>::set_channels(dev, rtnl, want)
     }
 
     /// Posts `msg` to VF `v`: takes the buffer unless the PF holds it already, writes the
@@ -400,14 +430,17 @@ impl IgbNet<'_> {
         for v in t.vfs() {
             if resets & v.bit() != 0 {
                 // A reset of the VF (its FLR, its own reset, or enabling it): the device
-                // stopped its queues and its pool; it resets through the mailbox next.
-                let s = &mut t.vf[v.index()];
-                s.cts = false;
-                s.n_mc = 0;
-                s.mc_all = false;
+                // stopped its queues and its pool; it resets through the mailbox next. What
+                // its previous driver asked for goes, its address too (as C igb does): the
+                // next may be another guest's.
+                t.vf[v.index()] = VfState::NEW;
+                let _ = hw::set_rar(bar, v.rar_slot(), None);
             }
             if events & v.bit() != 0 {
                 let _ = self.serve_message(bar, &mut t, v);
+            }
+            if resets & v.bit() != 0 {
+                t.write_mta(bar);
             }
             if events & (v.bit() << 16) != 0 {
                 // The VF read a message of the PF while not clear to send: tell it, at most
@@ -440,8 +473,8 @@ impl IgbNet<'_> {
             regs::P2VMAILBOX::zeroed().with_ack(true).with_pfu(true),
         )?;
         let w0 = msg[0];
-        if w0 & (MSG_ACK | MSG_NACK) != 0 {
-            // The PF's own answer, read back: nothing to answer.
+        if w0 & (MSG_ACK | MSG_NACK | MSG_CTS) != 0 || w0 & 0xffff == MSG_PF_CONTROL {
+            // A word of the PF's own, read back: nothing to answer.
             return bar.try_write(mbx()?, regs::P2VMAILBOX::zeroed());
         }
         if w0 == MSG_RESET {
@@ -496,13 +529,11 @@ impl IgbNet<'_> {
                 let a = msg[1].to_le_bytes();
                 let b = msg[2].to_le_bytes();
                 let mac = [a[0], a[1], a[2], a[3], b[0], b[1]];
-                if mac == [0; 6] || mac[0] & 1 != 0 {
-                    dev_warn!(
-                        self.hw.pdev,
-                        "VF {}: refused MAC address {:02x?}\n",
-                        v.index(),
-                        mac
-                    );
+                // A unicast address of its own: not the PF's, nor another VF's, whose frames
+                // it would receive too.
+                let taken = hw::read_rar0(bar).0 == mac
+                    || t.vfs().any(|o| o != v && t.vf[o.index()].mac == mac);
+                if mac == [0; 6] || mac[0] & 1 != 0 || taken {
                     return Err(EINVAL);
                 }
                 hw::set_rar(bar, v.rar_slot(), Some(&mac))?;
