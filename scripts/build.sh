@@ -211,6 +211,10 @@ mkdir -p "$BUILD/pp_bench"
 "${MAKE[@]}" -s M="$REPO/tools/igb_rust/pp_bench" MO="$BUILD/pp_bench" modules
 mkdir -p "$BUILD/pm_cycle"
 "${MAKE[@]}" -s M="$REPO/tools/igb_rust/pm_cycle" MO="$BUILD/pm_cycle" modules
+# The kernel's driver of the 82576 VFs (tests/sriov.sh), built apart: the kernels'
+# configuration, and with it their cached builds, stays as it is.
+mkdir -p "$BUILD/igbvf"
+"${MAKE[@]}" -s M="$TREE/drivers/net/ethernet/intel/igbvf" MO="$BUILD/igbvf" CONFIG_IGBVF=m modules
 # The kernel's PTP clock tester, against the UAPI headers of this kernel.
 PT=$TREE/tools/testing/selftests/ptp/testptp
 if [ ! -x "$BUILD/testptp" ] || [ "$PT.c" -nt "$BUILD/testptp" ]; then

@@ -14,6 +14,8 @@ IGB_RUST_BENCH_KO=$IGB_RUST_BUILD/igb_rust-bench/drivers/net/ethernet/intel/igb_
 PP_BENCH_KO=$IGB_RUST_BUILD/pp_bench/pp_bench.ko
 # Takes one PCI device through a suspend/resume cycle (tools/igb_rust/pm_cycle).
 PM_CYCLE_KO=$IGB_RUST_BUILD/pm_cycle/pm_cycle.ko
+# The kernel's VF driver, built apart by scripts/build.sh (tests/sriov.sh).
+IGBVF_KO=$IGB_RUST_BUILD/igbvf/igbvf.ko
 NS=peer
 DUT_IP=192.0.2.1
 PEER_IP=192.0.2.2

@@ -14,7 +14,7 @@
 # through the model's window on the VF side of the mailbox in the PF's BAR.
 
 setup_pair v4only
-modprobe igbvf
+lsmod | grep -q "^igbvf " || insmod "$IGBVF_KO"
 SYS=/sys/bus/pci/devices/$DUT
 mountpoint -q /run/igbt || { mkdir -p /run/igbt && mount -t tmpfs -o size=200m tmpfs /run/igbt; }
 dd if=/dev/urandom of=/run/igbt/blob bs=1M count=8 status=none
