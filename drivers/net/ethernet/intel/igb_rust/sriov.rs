@@ -105,12 +105,10 @@ struct VfState {
     mac: [u8; 6],
     /// It reset since the PF or it last did: it may ask for anything.
     cts: bool,
-    /// The multicast hashes it registered (`n_mc` of them); more than [`MAX_VF_MC`]: all.
+    /// The multicast hashes it registered (`n_mc` of them; with more than [`MAX_VF_MC`] its
+    /// pool takes every multicast frame, VMOLR.MPME).
     mc: [u16; MAX_VF_MC],
     n_mc: u8,
-    mc_all: bool,
-    /// The longest frame it asked for.
-    frame: u32,
     /// When it was last told it is not clear to send.
     nacked: Option<Instant<Monotonic>>,
 }
@@ -121,8 +119,6 @@ impl VfState {
         cts: false,
         mc: [0; MAX_VF_MC],
         n_mc: 0,
-        mc_all: false,
-        frame: DEFAULT_FRAME,
         nacked: None,
     };
 }
@@ -492,8 +488,6 @@ impl IgbNet<'_> {
         let s = &mut t.vf[v.index()];
         s.cts = false;
         s.n_mc = 0;
-        s.mc_all = false;
-        s.frame = DEFAULT_FRAME;
         let mac = s.mac;
         let valid = mac != [0; 6];
         hw::set_rar(bar, v.rar_slot(), valid.then_some(&mac))?;
@@ -553,7 +547,6 @@ impl IgbNet<'_> {
                     };
                 }
                 s.n_mc = n.min(MAX_VF_MC) as u8;
-                s.mc_all = n > MAX_VF_MC;
                 let (rompe, mpme) = (n > 0, n > MAX_VF_MC);
                 let loc = || regs::VMOLR::try_at(v.index()).ok_or(EINVAL);
                 let cur = bar.try_read(loc()?)?;
@@ -563,7 +556,6 @@ impl IgbNet<'_> {
             }
             MSG_SET_LPE => {
                 let frame = msg[1].clamp(DEFAULT_FRAME, MAX_VF_FRAME);
-                t.vf[v.index()].frame = frame;
                 let loc = || regs::VMOLR::try_at(v.index()).ok_or(EINVAL);
                 let cur = bar.try_read(loc()?)?;
                 bar.try_write(loc()?, cur.with_lpe(true).try_with_rlpml(frame)?)
